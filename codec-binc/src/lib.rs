@@ -1,0 +1,1 @@
+//! The binc handle of the codec family (being written).

@@ -1,0 +1,1 @@
+//! The cbor handle of the codec family (being written).

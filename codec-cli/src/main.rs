@@ -1,0 +1,2 @@
+//! The `codec` command (being written).
+fn main() {}

@@ -1,0 +1,529 @@
+//! The decoding half of the shared driver: [`Decode`] and [`Decoder`].
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::format::{DecodeFormat, Kind, Seq};
+use crate::options::DecodeOptions;
+use crate::read::{Read, Reference};
+use crate::time::Time;
+use std::marker::PhantomData;
+
+/// A type that can be read by every handle.
+///
+/// `'de` is the lifetime of the input: types that borrow from it
+/// (`&'de str`, `&'de [u8]`) decode without copying from a slice.
+///
+/// ```
+/// use codec_core::{Decode, Decoder, DecodeFormat, Read, Result};
+///
+/// struct Celsius(f64);
+///
+/// impl<'de> Decode<'de> for Celsius {
+///     fn decode<R: Read<'de>, F: DecodeFormat>(d: &mut Decoder<'de, R, F>) -> Result<Self> {
+///         Ok(Celsius(d.decode_f64()?))
+///     }
+/// }
+/// ```
+pub trait Decode<'de>: Sized {
+    /// Reads a `Self` from `d`.
+    fn decode<R: Read<'de>, F: DecodeFormat>(d: &mut Decoder<'de, R, F>) -> Result<Self>;
+
+    /// The value a struct field of this type takes when its key is absent:
+    /// `Some(None)` for `Option`, `None` (a missing-field error) otherwise.
+    #[inline]
+    fn missing() -> Option<Self> {
+        None
+    }
+
+    /// Reads a `Vec<Self>`. The default reads an array; `u8` reads a byte string.
+    #[doc(hidden)]
+    #[inline]
+    fn decode_vec<R: Read<'de>, F: DecodeFormat>(d: &mut Decoder<'de, R, F>) -> Result<Vec<Self>> {
+        d.decode_array_vec()
+    }
+
+    /// Reads a `[Self; N]`. The default reads an array of exactly `N` items.
+    #[doc(hidden)]
+    fn decode_array<R: Read<'de>, F: DecodeFormat, const N: usize>(
+        d: &mut Decoder<'de, R, F>,
+    ) -> Result<[Self; N]> {
+        let v: Vec<Self> = d.decode_fixed_array(N)?;
+        let found = v.len();
+        v.try_into()
+            .map_err(|_| Error::new(ErrorKind::InvalidLength { expected: N, found }))
+    }
+}
+
+/// A type that decodes without borrowing from the input (for readers and owned results).
+pub trait DecodeOwned: for<'de> Decode<'de> {}
+impl<T: for<'de> Decode<'de>> DecodeOwned for T {}
+
+/// Reads values through a format driver `F` from a reader `R`.
+///
+/// It tracks nesting depth, bounds allocations by the input size, and adds
+/// the byte offset to every error.
+pub struct Decoder<'de, R: Read<'de>, F: DecodeFormat> {
+    r: R,
+    f: F,
+    scratch: Vec<u8>,
+    opts: DecodeOptions,
+    depth: u32,
+    _de: PhantomData<&'de [u8]>,
+}
+
+impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
+    /// A decoder reading from `r` with format driver `f`.
+    pub fn new(r: R, f: F, opts: DecodeOptions) -> Self {
+        Decoder {
+            r,
+            f,
+            scratch: Vec::new(),
+            opts,
+            depth: 0,
+            _de: PhantomData,
+        }
+    }
+
+    /// Decodes one value.
+    #[inline]
+    pub fn decode<T: Decode<'de>>(&mut self) -> Result<T> {
+        T::decode(self)
+    }
+
+    /// Decodes one value and requires the input to end right after it.
+    pub fn decode_exact<T: Decode<'de>>(&mut self) -> Result<T> {
+        let v = T::decode(self)?;
+        self.finish()?;
+        Ok(v)
+    }
+
+    /// Requires that nothing but what the format allows (JSON whitespace) follows.
+    pub fn finish(&mut self) -> Result<()> {
+        self.f.end_of_value(&mut self.r).map_err(|e| self.at(e))?;
+        match self.r.peek()? {
+            None => Ok(()),
+            Some(_) => Err(Error::new(ErrorKind::TrailingData).at(self.r.offset())),
+        }
+    }
+
+    /// Whether the input is exhausted (after format-level trailing whitespace).
+    pub fn at_end(&mut self) -> Result<bool> {
+        self.f.end_of_value(&mut self.r).map_err(|e| self.at(e))?;
+        Ok(self.r.peek()?.is_none())
+    }
+
+    /// Prepares for the next top-level value of a stream.
+    pub fn reset_for_next(&mut self) {
+        self.f.reset();
+        self.depth = 0;
+    }
+
+    /// The options in force.
+    #[inline]
+    pub fn options(&self) -> &DecodeOptions {
+        &self.opts
+    }
+
+    /// Offset of the next unread byte.
+    #[inline]
+    pub fn offset(&self) -> u64 {
+        self.r.offset()
+    }
+
+    /// The reader.
+    pub fn reader(&self) -> &R {
+        &self.r
+    }
+
+    /// The reader, mutably.
+    pub fn reader_mut(&mut self) -> &mut R {
+        &mut self.r
+    }
+
+    /// The format driver, mutably.
+    pub fn format_mut(&mut self) -> &mut F {
+        &mut self.f
+    }
+
+    /// Returns the reader.
+    pub fn into_reader(self) -> R {
+        self.r
+    }
+
+    #[cold]
+    fn at(&self, e: Error) -> Error {
+        e.at(self.r.offset())
+    }
+
+    /// What kind of item comes next.
+    #[inline]
+    pub fn peek_kind(&mut self) -> Result<Kind> {
+        self.f.peek_kind(&mut self.r).map_err(|e| self.at(e))
+    }
+
+    /// Consumes a nil if one comes next and says whether it did.
+    #[inline]
+    pub fn try_decode_nil(&mut self) -> Result<bool> {
+        self.f.try_nil(&mut self.r).map_err(|e| self.at(e))
+    }
+
+    /// Reads a nil.
+    pub fn decode_nil(&mut self) -> Result<()> {
+        if self.try_decode_nil()? {
+            Ok(())
+        } else {
+            let kind = self.peek_kind()?;
+            Err(self.at(kind.mismatch("nil")))
+        }
+    }
+
+    /// Reads a bool.
+    #[inline]
+    pub fn decode_bool(&mut self) -> Result<bool> {
+        self.f.read_bool(&mut self.r).map_err(|e| self.at(e))
+    }
+    /// Reads an integer as `i64`.
+    #[inline]
+    pub fn decode_i64(&mut self) -> Result<i64> {
+        self.f.read_i64(&mut self.r).map_err(|e| self.at(e))
+    }
+    /// Reads an integer as `u64`.
+    #[inline]
+    pub fn decode_u64(&mut self) -> Result<u64> {
+        self.f.read_u64(&mut self.r).map_err(|e| self.at(e))
+    }
+    /// Reads an integer as `i128`.
+    #[inline]
+    pub fn decode_i128(&mut self) -> Result<i128> {
+        self.f.read_i128(&mut self.r).map_err(|e| self.at(e))
+    }
+    /// Reads an integer as `u128`.
+    #[inline]
+    pub fn decode_u128(&mut self) -> Result<u128> {
+        self.f.read_u128(&mut self.r).map_err(|e| self.at(e))
+    }
+    /// Reads a number as `f32`.
+    #[inline]
+    pub fn decode_f32(&mut self) -> Result<f32> {
+        self.f.read_f32(&mut self.r).map_err(|e| self.at(e))
+    }
+    /// Reads a number as `f64`.
+    #[inline]
+    pub fn decode_f64(&mut self) -> Result<f64> {
+        self.f.read_f64(&mut self.r).map_err(|e| self.at(e))
+    }
+
+    /// Reads a text string, borrowed from the input when possible.
+    #[inline]
+    pub fn decode_str(&mut self) -> Result<Reference<'de, '_, str>> {
+        let off = self.r.offset();
+        let s = self
+            .f
+            .read_str(&mut self.r, &mut self.scratch)
+            .map_err(|e| e.at(off))?;
+        if s.len() > self.opts.max_str_len {
+            return Err(limit("max_str_len", s.len(), self.opts.max_str_len).at(off));
+        }
+        Ok(s)
+    }
+
+    /// Reads a byte string, borrowed from the input when possible.
+    #[inline]
+    pub fn decode_bytes(&mut self) -> Result<Reference<'de, '_, [u8]>> {
+        let off = self.r.offset();
+        let s = self
+            .f
+            .read_bytes(&mut self.r, &mut self.scratch)
+            .map_err(|e| e.at(off))?;
+        if s.len() > self.opts.max_str_len {
+            return Err(limit("max_str_len", s.len(), self.opts.max_str_len).at(off));
+        }
+        Ok(s)
+    }
+
+    /// Reads a text string into a new `String`.
+    #[inline]
+    pub fn decode_string(&mut self) -> Result<String> {
+        Ok(self.decode_str()?.to_owned())
+    }
+
+    /// Reads a timestamp.
+    pub fn decode_time(&mut self) -> Result<Time> {
+        self.f
+            .read_time(&mut self.r, &mut self.scratch)
+            .map_err(|e| e.at(self.r.offset()))
+    }
+
+    /// Reads an extension: its tag and data.
+    pub fn decode_ext(&mut self) -> Result<(u64, Reference<'de, '_, [u8]>)> {
+        let off = self.r.offset();
+        self.f
+            .read_ext(&mut self.r, &mut self.scratch)
+            .map_err(|e| e.at(off))
+    }
+
+    /// Reads a tag number (CBOR); the tagged item follows.
+    pub fn decode_tag(&mut self) -> Result<u64> {
+        self.f.read_tag(&mut self.r).map_err(|e| self.at(e))
+    }
+
+    /// Reads a simple value (CBOR).
+    pub fn decode_simple(&mut self) -> Result<u8> {
+        self.f.read_simple(&mut self.r).map_err(|e| self.at(e))
+    }
+
+    #[inline]
+    fn enter(&mut self) -> Result<()> {
+        if self.depth >= self.opts.max_depth {
+            return Err(self.at(Error::new(ErrorKind::DepthLimitExceeded {
+                max: self.opts.max_depth,
+            })));
+        }
+        self.depth += 1;
+        Ok(())
+    }
+
+    #[inline]
+    fn check_len(&self, seq: &Seq) -> Result<()> {
+        match seq.len {
+            Some(n) if n > self.opts.max_len => {
+                Err(self.at(limit("max_len", n, self.opts.max_len)))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Reads an array header (entering one level of nesting). Follow with
+    /// [`Decoder::array_next`] before each item and [`Decoder::array_end`] at the end.
+    #[inline]
+    pub fn array_begin(&mut self) -> Result<Seq> {
+        self.enter()?;
+        let seq = self.f.array_begin(&mut self.r).map_err(|e| self.at(e))?;
+        self.check_len(&seq)?;
+        Ok(seq)
+    }
+
+    /// Begins the next array item; false at the end of the array.
+    #[inline]
+    pub fn array_next(&mut self, seq: &mut Seq) -> Result<bool> {
+        let more = self
+            .f
+            .array_next(&mut self.r, seq)
+            .map_err(|e| self.at(e))?;
+        if more && seq.index > self.opts.max_len {
+            return Err(self.at(limit("max_len", seq.index, self.opts.max_len)));
+        }
+        Ok(more)
+    }
+
+    /// Ends an array, skipping any items not read (leaving one level of nesting).
+    pub fn array_end(&mut self, mut seq: Seq) -> Result<()> {
+        while self.array_next(&mut seq)? {
+            self.skip()?;
+        }
+        self.depth -= 1;
+        Ok(())
+    }
+
+    /// Reads a map header (entering one level of nesting). Follow with
+    /// [`Decoder::map_next`] before each key, [`Decoder::map_value`] before each
+    /// value and [`Decoder::map_end`] at the end.
+    #[inline]
+    pub fn map_begin(&mut self) -> Result<Seq> {
+        self.enter()?;
+        let seq = self.f.map_begin(&mut self.r).map_err(|e| self.at(e))?;
+        self.check_len(&seq)?;
+        Ok(seq)
+    }
+
+    /// Begins the next map entry (read its key next); false at the end of the map.
+    #[inline]
+    pub fn map_next(&mut self, seq: &mut Seq) -> Result<bool> {
+        let more = self.f.map_next(&mut self.r, seq).map_err(|e| self.at(e))?;
+        if more && seq.index > self.opts.max_len {
+            return Err(self.at(limit("max_len", seq.index, self.opts.max_len)));
+        }
+        Ok(more)
+    }
+
+    /// Moves from a map key to its value.
+    #[inline]
+    pub fn map_value(&mut self, seq: &mut Seq) -> Result<()> {
+        self.f.map_value(&mut self.r, seq).map_err(|e| self.at(e))
+    }
+
+    /// Ends a map, skipping any entries not read (leaving one level of nesting).
+    pub fn map_end(&mut self, mut seq: Seq) -> Result<()> {
+        while self.map_next(&mut seq)? {
+            self.skip()?;
+            self.map_value(&mut seq)?;
+            self.skip()?;
+        }
+        self.depth -= 1;
+        Ok(())
+    }
+
+    /// Enters one level of nesting for a tag or extension whose content is
+    /// decoded next; pair with [`Decoder::leave`].
+    #[inline]
+    pub fn enter_nested(&mut self) -> Result<()> {
+        self.enter()
+    }
+
+    /// Leaves the level entered by [`Decoder::enter_nested`].
+    #[inline]
+    pub fn leave(&mut self) {
+        self.depth -= 1;
+    }
+
+    /// Skips one whole item.
+    pub fn skip(&mut self) -> Result<()> {
+        let budget = self.opts.max_depth.saturating_sub(self.depth);
+        self.f
+            .skip(&mut self.r, &mut self.scratch, budget)
+            .map_err(|e| e.at(self.r.offset()))
+    }
+
+    /// Consumes one whole item and returns its encoded bytes (for `Raw`).
+    pub fn capture_raw(&mut self) -> Result<Reference<'de, '_, [u8]>> {
+        self.r.start_capture();
+        self.skip()?;
+        Ok(self.r.end_capture(&mut self.scratch))
+    }
+
+    /// How many elements of `size` bytes to reserve for a declared length:
+    /// no more than the input could hold (each item takes at least one byte)
+    /// nor than `max_prealloc` bytes.
+    #[inline]
+    pub fn prealloc(&self, declared: Option<usize>, size: usize) -> usize {
+        let n = declared.unwrap_or(0);
+        let by_input = self.r.remaining_hint().unwrap_or(usize::MAX);
+        let by_budget = self.opts.max_prealloc / size.max(1);
+        n.min(by_input).min(by_budget)
+    }
+
+    /// Reads an array into a `Vec`, each item with its own [`Decode`].
+    pub fn decode_array_vec<T: Decode<'de>>(&mut self) -> Result<Vec<T>> {
+        if self.try_decode_nil()? {
+            return Ok(Vec::new());
+        }
+        let mut seq = self.array_begin()?;
+        let mut out = Vec::with_capacity(self.prealloc(seq.len, std::mem::size_of::<T>()));
+        while self.array_next(&mut seq)? {
+            let i = seq.index - 1;
+            out.push(T::decode(self).map_err(|e| e.in_index(i))?);
+        }
+        self.array_end(seq)?;
+        Ok(out)
+    }
+
+    /// Reads an array that must have `n` items into a `Vec` (for arrays and
+    /// tuples). Extra items are skipped unless `error_on_array_overflow`.
+    pub fn decode_fixed_array<T: Decode<'de>>(&mut self, n: usize) -> Result<Vec<T>> {
+        let mut seq = self.array_begin()?;
+        let mut out = Vec::with_capacity(n.min(self.prealloc(Some(n), std::mem::size_of::<T>())));
+        while out.len() < n && self.array_next(&mut seq)? {
+            let i = seq.index - 1;
+            out.push(T::decode(self).map_err(|e| e.in_index(i))?);
+        }
+        if out.len() < n {
+            return Err(self.at(Error::new(ErrorKind::InvalidLength {
+                expected: n,
+                found: out.len(),
+            })));
+        }
+        self.fixed_array_end(seq, n)?;
+        Ok(out)
+    }
+
+    /// Ends a fixed-size array after its `n` items: extra items are skipped,
+    /// or an error with `error_on_array_overflow`.
+    pub fn fixed_array_end(&mut self, mut seq: Seq, n: usize) -> Result<()> {
+        if self.opts.error_on_array_overflow && self.array_next(&mut seq)? {
+            let found = seq.len.unwrap_or(seq.index);
+            return Err(self.at(Error::new(ErrorKind::InvalidLength { expected: n, found })));
+        }
+        self.array_end(seq)
+    }
+}
+
+#[cold]
+fn limit(limit: &'static str, len: usize, max: usize) -> Error {
+    Error::new(ErrorKind::LengthLimitExceeded {
+        limit,
+        len: len as u64,
+        max: max as u64,
+    })
+}
+
+/// Skips one item using only the other methods of a format driver.
+/// Formats with a faster way override [`DecodeFormat::skip`].
+pub fn skip_generic<'de, F: DecodeFormat, R: Read<'de>>(
+    f: &mut F,
+    r: &mut R,
+    scratch: &mut Vec<u8>,
+    depth: u32,
+) -> Result<()> {
+    let nested = |depth: u32| {
+        depth
+            .checked_sub(1)
+            .ok_or_else(|| Error::new(ErrorKind::DepthLimitExceeded { max: 0 }))
+    };
+    match f.peek_kind(r)? {
+        Kind::Nil => {
+            f.try_nil(r)?;
+        }
+        Kind::Bool => {
+            f.read_bool(r)?;
+        }
+        Kind::Int => {
+            f.read_i64(r)?;
+        }
+        Kind::Uint => {
+            f.read_u64(r)?;
+        }
+        Kind::BigInt => {
+            f.read_i128(r)
+                .map(|_| ())
+                .or_else(|_| f.read_u128(r).map(|_| ()))?;
+        }
+        Kind::Float32 | Kind::Float64 => {
+            f.read_f64(r)?;
+        }
+        Kind::Str => {
+            f.read_str(r, scratch)?;
+        }
+        Kind::Bytes => {
+            f.read_bytes(r, scratch)?;
+        }
+        Kind::Time => {
+            f.read_time(r, scratch)?;
+        }
+        Kind::Ext => {
+            f.read_ext(r, scratch)?;
+        }
+        Kind::Simple => {
+            f.read_simple(r)?;
+        }
+        Kind::Tag => {
+            f.read_tag(r)?;
+            skip_generic(f, r, scratch, nested(depth)?)?;
+        }
+        Kind::Array => {
+            let inner = nested(depth)?;
+            let mut seq = f.array_begin(r)?;
+            while f.array_next(r, &mut seq)? {
+                skip_generic(f, r, scratch, inner)?;
+            }
+        }
+        Kind::Map => {
+            let inner = nested(depth)?;
+            let mut seq = f.map_begin(r)?;
+            while f.map_next(r, &mut seq)? {
+                skip_generic(f, r, scratch, inner)?;
+                f.map_value(r, &mut seq)?;
+                skip_generic(f, r, scratch, inner)?;
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,381 @@
+//! The encoding half of the shared driver: [`Encode`] and [`Encoder`].
+
+use crate::error::Result;
+use crate::format::EncodeFormat;
+use crate::options::EncodeOptions;
+use crate::time::Time;
+use crate::write::Write;
+use std::cmp::Ordering;
+
+/// A type that can be written by every handle.
+///
+/// Derive it with `#[derive(Codec)]`; implement it by hand by calling the
+/// methods of [`Encoder`].
+///
+/// ```
+/// use codec_core::{Encode, Encoder, EncodeFormat, Result, Write};
+///
+/// struct Celsius(f64);
+///
+/// impl Encode for Celsius {
+///     fn encode<W: Write, F: EncodeFormat>(&self, e: &mut Encoder<W, F>) -> Result<()> {
+///         e.encode_f64(self.0)
+///     }
+/// }
+/// ```
+pub trait Encode {
+    /// Writes `self` through `e`.
+    fn encode<W: Write, F: EncodeFormat>(&self, e: &mut Encoder<W, F>) -> Result<()>;
+
+    /// Whether `#[codec(omitempty)]` drops this value: `None`, `0`, `false`,
+    /// `""` and empty collections are empty; `Some(empty)` is not.
+    #[inline]
+    fn is_empty_value(&self) -> bool {
+        false
+    }
+
+    /// Writes a slice of `Self`. The default writes an array; `u8` writes a
+    /// byte string, so `Vec<u8>`, `[u8; N]` and `&[u8]` become byte strings
+    /// (as Go's `[]byte` does) without specialization.
+    #[doc(hidden)]
+    #[inline]
+    fn encode_slice<W: Write, F: EncodeFormat>(items: &[Self], e: &mut Encoder<W, F>) -> Result<()>
+    where
+        Self: Sized,
+    {
+        e.encode_array_items(items)
+    }
+
+    /// How this value orders as a map key under `canonical`.
+    #[doc(hidden)]
+    #[inline]
+    fn canonical_key(&self) -> CanonicalKey<'_> {
+        CanonicalKey::Encoded
+    }
+
+    /// True when `Ord` (as used by `BTreeMap`) already equals the canonical order.
+    #[doc(hidden)]
+    const CANONICAL_ORD: bool = false;
+}
+
+/// The sort key of a map key under canonical ordering (ugorji's rules).
+#[doc(hidden)]
+#[derive(Debug, Clone, Copy)]
+pub enum CanonicalKey<'a> {
+    /// false < true
+    Bool(bool),
+    /// Integers, numerically.
+    Int(i128),
+    /// Floats, numerically (total order).
+    Float(f64),
+    /// Strings and byte strings, bytewise.
+    Bytes(&'a [u8]),
+    /// Anything else: ordered by its encoded bytes.
+    Encoded,
+}
+
+impl CanonicalKey<'_> {
+    /// Compares two keys of the same type; `None` when encoded bytes must decide.
+    fn compare(&self, other: &CanonicalKey<'_>) -> Option<Ordering> {
+        use CanonicalKey::*;
+        match (self, other) {
+            (Bool(a), Bool(b)) => Some(a.cmp(b)),
+            (Int(a), Int(b)) => Some(a.cmp(b)),
+            (Float(a), Float(b)) => Some(a.total_cmp(b)),
+            (Bytes(a), Bytes(b)) => Some(a.cmp(b)),
+            _ => None,
+        }
+    }
+}
+
+/// Writes values through a format driver `F` into a writer `W`.
+///
+/// Derived code and hand-written [`Encode`] impls call its methods; it
+/// applies the shared options (canonical order, struct-to-array, omit-empty).
+pub struct Encoder<W: Write, F: EncodeFormat> {
+    w: W,
+    f: F,
+    opts: EncodeOptions,
+}
+
+impl<W: Write, F: EncodeFormat> Encoder<W, F> {
+    /// An encoder writing to `w` with format driver `f`.
+    pub fn new(w: W, f: F, opts: EncodeOptions) -> Self {
+        Encoder { w, f, opts }
+    }
+
+    /// Encodes one value.
+    #[inline]
+    pub fn encode<T: Encode + ?Sized>(&mut self, v: &T) -> Result<()> {
+        v.encode(self)
+    }
+
+    /// The options in force.
+    #[inline]
+    pub fn options(&self) -> &EncodeOptions {
+        &self.opts
+    }
+
+    /// The writer.
+    pub fn writer(&self) -> &W {
+        &self.w
+    }
+
+    /// The writer, mutably (for resetting a reused buffer).
+    pub fn writer_mut(&mut self) -> &mut W {
+        &mut self.w
+    }
+
+    /// The format driver.
+    pub fn format(&self) -> &F {
+        &self.f
+    }
+
+    /// Returns the writer.
+    pub fn into_writer(self) -> W {
+        self.w
+    }
+
+    /// Returns the writer and the format driver.
+    pub fn into_parts(self) -> (W, F) {
+        (self.w, self.f)
+    }
+
+    /// Bytes written so far.
+    pub fn bytes_written(&self) -> u64 {
+        self.w.bytes_written()
+    }
+
+    /// Writes nil.
+    #[inline]
+    pub fn encode_nil(&mut self) -> Result<()> {
+        self.f.write_nil(&mut self.w)
+    }
+    /// Writes a bool.
+    #[inline]
+    pub fn encode_bool(&mut self, v: bool) -> Result<()> {
+        self.f.write_bool(&mut self.w, v)
+    }
+    /// Writes a signed integer.
+    #[inline]
+    pub fn encode_i64(&mut self, v: i64) -> Result<()> {
+        self.f.write_i64(&mut self.w, v)
+    }
+    /// Writes an unsigned integer.
+    #[inline]
+    pub fn encode_u64(&mut self, v: u64) -> Result<()> {
+        self.f.write_u64(&mut self.w, v)
+    }
+    /// Writes a 128-bit signed integer.
+    #[inline]
+    pub fn encode_i128(&mut self, v: i128) -> Result<()> {
+        self.f.write_i128(&mut self.w, v)
+    }
+    /// Writes a 128-bit unsigned integer.
+    #[inline]
+    pub fn encode_u128(&mut self, v: u128) -> Result<()> {
+        self.f.write_u128(&mut self.w, v)
+    }
+    /// Writes a 32-bit float.
+    #[inline]
+    pub fn encode_f32(&mut self, v: f32) -> Result<()> {
+        self.f.write_f32(&mut self.w, v)
+    }
+    /// Writes a 64-bit float.
+    #[inline]
+    pub fn encode_f64(&mut self, v: f64) -> Result<()> {
+        self.f.write_f64(&mut self.w, v)
+    }
+    /// Writes a text string.
+    #[inline]
+    pub fn encode_str(&mut self, v: &str) -> Result<()> {
+        self.f.write_str(&mut self.w, v)
+    }
+    /// Writes a byte string.
+    #[inline]
+    pub fn encode_bytes(&mut self, v: &[u8]) -> Result<()> {
+        self.f.write_bytes(&mut self.w, v)
+    }
+    /// Writes a timestamp.
+    #[inline]
+    pub fn encode_time(&mut self, t: &Time) -> Result<()> {
+        self.f.write_time(&mut self.w, t)
+    }
+    /// Writes an extension (tag and opaque bytes).
+    #[inline]
+    pub fn encode_ext(&mut self, tag: u64, data: &[u8]) -> Result<()> {
+        self.f.write_ext(&mut self.w, tag, data)
+    }
+    /// Writes a tag that applies to the next value (CBOR).
+    #[inline]
+    pub fn encode_tag(&mut self, tag: u64) -> Result<()> {
+        self.f.write_tag(&mut self.w, tag)
+    }
+    /// Writes a simple value (CBOR).
+    #[inline]
+    pub fn encode_simple(&mut self, v: u8) -> Result<()> {
+        self.f.write_simple(&mut self.w, v)
+    }
+    /// Writes bytes that already hold one encoded value of this format.
+    #[inline]
+    pub fn encode_raw(&mut self, encoded: &[u8]) -> Result<()> {
+        self.f.write_raw(&mut self.w, encoded)
+    }
+    /// Writes a struct field name (or other compile-time string key).
+    #[inline]
+    pub fn encode_field_name(&mut self, name: &'static str) -> Result<()> {
+        self.f.write_field_name(&mut self.w, name)
+    }
+
+    /// Starts an array of `len` items; call [`Encoder::array_elem`] before each
+    /// and [`Encoder::array_end`] after the last.
+    #[inline]
+    pub fn array_start(&mut self, len: usize) -> Result<()> {
+        self.f.write_array_start(&mut self.w, len)
+    }
+    /// Before array item `index`.
+    #[inline]
+    pub fn array_elem(&mut self, index: usize) -> Result<()> {
+        self.f.write_array_elem(&mut self.w, index)
+    }
+    /// Ends an array of `len` items.
+    #[inline]
+    pub fn array_end(&mut self, len: usize) -> Result<()> {
+        self.f.write_array_end(&mut self.w, len)
+    }
+    /// Starts a map of `len` entries; call [`Encoder::map_key`] before each key,
+    /// [`Encoder::map_value`] before each value and [`Encoder::map_end`] after the last.
+    #[inline]
+    pub fn map_start(&mut self, len: usize) -> Result<()> {
+        self.f.write_map_start(&mut self.w, len)
+    }
+    /// Before the key of entry `index`.
+    #[inline]
+    pub fn map_key(&mut self, index: usize) -> Result<()> {
+        self.f.write_map_key(&mut self.w, index)
+    }
+    /// Between a key and its value.
+    #[inline]
+    pub fn map_value(&mut self) -> Result<()> {
+        self.f.write_map_value(&mut self.w)
+    }
+    /// Ends a map of `len` entries.
+    #[inline]
+    pub fn map_end(&mut self, len: usize) -> Result<()> {
+        self.f.write_map_end(&mut self.w, len)
+    }
+
+    /// Writes an array of `items`, each with its own [`Encode`].
+    #[inline]
+    pub fn encode_array_items<T: Encode>(&mut self, items: &[T]) -> Result<()> {
+        self.array_start(items.len())?;
+        for (i, item) in items.iter().enumerate() {
+            self.array_elem(i)?;
+            item.encode(self)?;
+        }
+        self.array_end(items.len())
+    }
+
+    /// Writes an array of the `len` items of `iter`.
+    pub fn encode_array_iter<'a, T, I>(&mut self, len: usize, iter: I) -> Result<()>
+    where
+        T: Encode + 'a + ?Sized,
+        I: IntoIterator<Item = &'a T>,
+    {
+        self.array_start(len)?;
+        let mut n = 0;
+        for item in iter {
+            self.array_elem(n)?;
+            item.encode(self)?;
+            n += 1;
+        }
+        debug_assert_eq!(n, len, "iterator length differs from the declared length");
+        self.array_end(len)
+    }
+
+    /// Writes a map of the `len` entries of `iter`, sorted when `canonical` is on.
+    ///
+    /// `sorted` says the iterator already yields keys in canonical order (a
+    /// `BTreeMap` of strings or integers), so no sort is needed.
+    pub fn encode_map_iter<'a, K, V, I>(&mut self, len: usize, iter: I, sorted: bool) -> Result<()>
+    where
+        K: Encode + 'a + ?Sized,
+        V: Encode + 'a + ?Sized,
+        I: IntoIterator<Item = (&'a K, &'a V)>,
+    {
+        if self.opts.canonical && !sorted && len > 1 {
+            let mut entries: Vec<(&K, &V)> = iter.into_iter().collect();
+            self.sort_canonical(&mut entries)?;
+            return self.write_map_entries(len, entries);
+        }
+        self.write_map_entries(len, iter)
+    }
+
+    /// Writes an array of the `len` items of a set, sorted when `canonical` is on
+    /// (unless `sorted` says the iterator is already in canonical order).
+    pub fn encode_set_iter<'a, T, I>(&mut self, len: usize, iter: I, sorted: bool) -> Result<()>
+    where
+        T: Encode + 'a + ?Sized,
+        I: IntoIterator<Item = &'a T>,
+    {
+        if self.opts.canonical && !sorted && len > 1 {
+            let mut items: Vec<(&T, &())> = iter.into_iter().map(|t| (t, &())).collect();
+            self.sort_canonical(&mut items)?;
+            return self.encode_array_iter(len, items.into_iter().map(|(t, _)| t));
+        }
+        self.encode_array_iter(len, iter)
+    }
+
+    fn write_map_entries<'a, K, V, I>(&mut self, len: usize, iter: I) -> Result<()>
+    where
+        K: Encode + 'a + ?Sized,
+        V: Encode + 'a + ?Sized,
+        I: IntoIterator<Item = (&'a K, &'a V)>,
+    {
+        self.map_start(len)?;
+        let mut n = 0;
+        for (k, v) in iter {
+            self.map_key(n)?;
+            k.encode(self)?;
+            self.map_value()?;
+            v.encode(self)?;
+            n += 1;
+        }
+        debug_assert_eq!(n, len, "iterator length differs from the declared length");
+        self.map_end(len)
+    }
+
+    /// Sorts map entries by ugorji's canonical order for their key type.
+    fn sort_canonical<K: Encode + ?Sized, V: ?Sized>(
+        &self,
+        entries: &mut [(&K, &V)],
+    ) -> Result<()> {
+        let natural = entries
+            .iter()
+            .all(|(k, _)| !matches!(k.canonical_key(), CanonicalKey::Encoded));
+        if natural {
+            entries.sort_by(|a, b| {
+                a.0.canonical_key()
+                    .compare(&b.0.canonical_key())
+                    .unwrap_or(Ordering::Equal)
+            });
+            return Ok(());
+        }
+        // Keys without a natural order sort by their encoded bytes.
+        let mut keyed: Vec<(Vec<u8>, usize)> = Vec::with_capacity(entries.len());
+        for (i, (k, _)) in entries.iter().enumerate() {
+            keyed.push((self.encode_on_side(*k)?, i));
+        }
+        keyed.sort();
+        let order: Vec<(&K, &V)> = keyed.iter().map(|&(_, i)| entries[i]).collect();
+        entries.copy_from_slice(&order);
+        Ok(())
+    }
+
+    /// Encodes `v` with a fresh driver of the same options into a new buffer.
+    pub fn encode_on_side<T: Encode + ?Sized>(&self, v: &T) -> Result<Vec<u8>> {
+        let mut side = Encoder::new(Vec::new(), self.f.side(), self.opts.clone());
+        v.encode(&mut side)?;
+        Ok(side.w)
+    }
+}

@@ -1,0 +1,369 @@
+//! The format-driver traits: the byte layer each format crate implements.
+//!
+//! A format driver knows how to write and read the items of one format
+//! (integers, strings, container headers, ...) and nothing of Rust types.
+//! The shared driver ([`Encoder`](crate::Encoder), [`Decoder`](crate::Decoder))
+//! and the derived code talk to it; both are generic over it, so the static
+//! path has no virtual calls.
+
+use crate::error::{Error, Result};
+use crate::read::{Read, Reference};
+use crate::time::Time;
+use crate::write::Write;
+use std::fmt;
+
+/// What kind of item comes next in the input, as the format reads it.
+///
+/// This is also what a dynamic [`Value`](crate::Value) becomes: `Int` and
+/// `Uint` follow the format's (and ugorji's) choice of signed or unsigned.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Kind {
+    /// nil / null.
+    Nil,
+    /// true or false.
+    Bool,
+    /// An integer the format reads as signed (`i64`).
+    Int,
+    /// An integer the format reads as unsigned (`u64`).
+    Uint,
+    /// An integer outside the 64-bit ranges (CBOR -2^64..-2^63-1, or bignum tags 2/3 that fit in 128 bits).
+    BigInt,
+    /// A 32-bit (or 16-bit) float.
+    Float32,
+    /// A 64-bit float.
+    Float64,
+    /// A text string.
+    Str,
+    /// A byte string.
+    Bytes,
+    /// An array.
+    Array,
+    /// A map.
+    Map,
+    /// An extension: a tag number and opaque bytes (msgpack ext, binc/simple custom).
+    Ext,
+    /// A timestamp in the format's own form.
+    Time,
+    /// A tag number that applies to the next item (CBOR tags).
+    Tag,
+    /// A simple value that is not a bool or nil (CBOR simple(n), undefined = 23).
+    Simple,
+}
+
+impl Kind {
+    /// A short human name, e.g. `"text string"`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Nil => "nil",
+            Kind::Bool => "bool",
+            Kind::Int => "integer",
+            Kind::Uint => "unsigned integer",
+            Kind::BigInt => "big integer",
+            Kind::Float32 => "float32",
+            Kind::Float64 => "float64",
+            Kind::Str => "text string",
+            Kind::Bytes => "byte string",
+            Kind::Array => "array",
+            Kind::Map => "map",
+            Kind::Ext => "extension",
+            Kind::Time => "timestamp",
+            Kind::Tag => "tag",
+            Kind::Simple => "simple value",
+        }
+    }
+
+    /// A type-mismatch error: the target wanted `expected` but the input holds this kind.
+    #[cold]
+    pub fn mismatch(self, expected: &'static str) -> Error {
+        Error::type_mismatch(expected, self)
+    }
+}
+
+impl fmt::Display for Kind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Progress through one array or map while decoding.
+///
+/// `len` is the declared length, or `None` for delimited containers (JSON,
+/// CBOR indefinite length). `index` counts the items (or map entries) begun.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Seq {
+    /// Declared number of items or entries, if the format declares it.
+    pub len: Option<usize>,
+    /// Items (or entries) begun so far.
+    pub index: usize,
+}
+
+impl Seq {
+    /// A container of `len` items.
+    #[inline]
+    pub fn definite(len: usize) -> Self {
+        Seq {
+            len: Some(len),
+            index: 0,
+        }
+    }
+
+    /// A container whose end is marked in the data.
+    #[inline]
+    pub fn delimited() -> Self {
+        Seq {
+            len: None,
+            index: 0,
+        }
+    }
+
+    /// For a definite container: begins the next item if any remain.
+    #[inline]
+    pub fn next_definite(&mut self, len: usize) -> bool {
+        if self.index < len {
+            self.index += 1;
+            true
+        } else {
+            false
+        }
+    }
+}
+
+/// The encoding half of a format driver.
+///
+/// Every method writes one item (or one piece of a container) to `w`.
+/// The separator hooks (`write_array_elem`, `write_map_key`, `write_map_value`)
+/// are no-ops for binary formats and carry punctuation for JSON.
+pub trait EncodeFormat: Sized {
+    /// The format's name: `"msgpack"`, `"cbor"`, `"binc"`, `"simple"` or `"json"`.
+    const NAME: &'static str;
+
+    /// Writes nil / null.
+    fn write_nil<W: Write>(&mut self, w: &mut W) -> Result<()>;
+    /// Writes a bool.
+    fn write_bool<W: Write>(&mut self, w: &mut W, v: bool) -> Result<()>;
+    /// Writes a signed integer (from any signed Rust type).
+    fn write_i64<W: Write>(&mut self, w: &mut W, v: i64) -> Result<()>;
+    /// Writes an unsigned integer (from any unsigned Rust type).
+    fn write_u64<W: Write>(&mut self, w: &mut W, v: u64) -> Result<()>;
+    /// Writes an `i128`. The default writes it as `i64`/`u64` when it fits and fails otherwise.
+    fn write_i128<W: Write>(&mut self, w: &mut W, v: i128) -> Result<()> {
+        if let Ok(v) = i64::try_from(v) {
+            self.write_i64(w, v)
+        } else if let Ok(v) = u64::try_from(v) {
+            self.write_u64(w, v)
+        } else {
+            Err(Error::unsupported(format!(
+                "{} cannot hold the 128-bit integer {v}",
+                Self::NAME
+            )))
+        }
+    }
+    /// Writes a `u128`. The default writes it as `u64` when it fits and fails otherwise.
+    fn write_u128<W: Write>(&mut self, w: &mut W, v: u128) -> Result<()> {
+        match u64::try_from(v) {
+            Ok(v) => self.write_u64(w, v),
+            Err(_) => Err(Error::unsupported(format!(
+                "{} cannot hold the 128-bit integer {v}",
+                Self::NAME
+            ))),
+        }
+    }
+    /// Writes a 32-bit float.
+    fn write_f32<W: Write>(&mut self, w: &mut W, v: f32) -> Result<()>;
+    /// Writes a 64-bit float.
+    fn write_f64<W: Write>(&mut self, w: &mut W, v: f64) -> Result<()>;
+    /// Writes a text string.
+    fn write_str<W: Write>(&mut self, w: &mut W, v: &str) -> Result<()>;
+    /// Writes a byte string.
+    fn write_bytes<W: Write>(&mut self, w: &mut W, v: &[u8]) -> Result<()>;
+
+    /// Writes a struct field name or other string map key known at compile
+    /// time. Defaults to [`EncodeFormat::write_str`] (binc may intern it as a symbol).
+    #[inline]
+    fn write_field_name<W: Write>(&mut self, w: &mut W, name: &'static str) -> Result<()> {
+        self.write_str(w, name)
+    }
+
+    /// Starts an array of `len` items.
+    fn write_array_start<W: Write>(&mut self, w: &mut W, len: usize) -> Result<()>;
+    /// Called before item `index` of an array.
+    #[inline]
+    fn write_array_elem<W: Write>(&mut self, w: &mut W, index: usize) -> Result<()> {
+        let _ = (w, index);
+        Ok(())
+    }
+    /// Ends an array of `len` items.
+    #[inline]
+    fn write_array_end<W: Write>(&mut self, w: &mut W, len: usize) -> Result<()> {
+        let _ = (w, len);
+        Ok(())
+    }
+    /// Starts a map of `len` entries.
+    fn write_map_start<W: Write>(&mut self, w: &mut W, len: usize) -> Result<()>;
+    /// Called before the key of entry `index`.
+    #[inline]
+    fn write_map_key<W: Write>(&mut self, w: &mut W, index: usize) -> Result<()> {
+        let _ = (w, index);
+        Ok(())
+    }
+    /// Called between a key and its value.
+    #[inline]
+    fn write_map_value<W: Write>(&mut self, w: &mut W) -> Result<()> {
+        let _ = w;
+        Ok(())
+    }
+    /// Ends a map of `len` entries.
+    #[inline]
+    fn write_map_end<W: Write>(&mut self, w: &mut W, len: usize) -> Result<()> {
+        let _ = (w, len);
+        Ok(())
+    }
+
+    /// Writes a timestamp in the format's own form.
+    fn write_time<W: Write>(&mut self, w: &mut W, t: &Time) -> Result<()>;
+
+    /// Writes an extension: a tag number and opaque bytes.
+    fn write_ext<W: Write>(&mut self, w: &mut W, tag: u64, data: &[u8]) -> Result<()>;
+
+    /// Writes a tag that applies to the next item (CBOR). Other formats fail.
+    fn write_tag<W: Write>(&mut self, w: &mut W, tag: u64) -> Result<()> {
+        let _ = w;
+        Err(Error::unsupported(format!(
+            "{} has no tags (tag {tag})",
+            Self::NAME
+        )))
+    }
+
+    /// Writes a simple value (CBOR simple(n)). Other formats fail.
+    fn write_simple<W: Write>(&mut self, w: &mut W, v: u8) -> Result<()> {
+        let _ = w;
+        Err(Error::unsupported(format!(
+            "{} has no simple values (simple({v}))",
+            Self::NAME
+        )))
+    }
+
+    /// Writes bytes that already hold one encoded item of this format.
+    #[inline]
+    fn write_raw<W: Write>(&mut self, w: &mut W, encoded: &[u8]) -> Result<()> {
+        w.write_all(encoded)
+    }
+
+    /// A fresh driver with the same options and no per-stream state, used to
+    /// encode map keys on the side for canonical ordering.
+    fn side(&self) -> Self;
+}
+
+/// The decoding half of a format driver.
+///
+/// The methods read one item (or one piece of a container) from `r`. Each
+/// `read_*` accepts what the format (and ugorji) accepts for that target:
+/// for example `read_i64` may accept an integral float. Errors carry the
+/// byte offset where they were found.
+pub trait DecodeFormat: Sized {
+    /// The format's name.
+    const NAME: &'static str;
+
+    /// What the next item is. Does not consume it (it may consume a
+    /// prefix that the next `read_*` does not need again, such as CBOR tag 55799).
+    fn peek_kind<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<Kind>;
+
+    /// Consumes a nil and returns true if the next item is nil; else consumes nothing.
+    fn try_nil<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<bool>;
+
+    /// Reads a bool.
+    fn read_bool<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<bool>;
+    /// Reads an integer as `i64` (out of range is an error).
+    fn read_i64<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<i64>;
+    /// Reads an integer as `u64` (negative or out of range is an error).
+    fn read_u64<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<u64>;
+    /// Reads an integer as `i128`. The default reads 64-bit integers.
+    fn read_i128<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<i128> {
+        match self.peek_kind(r)? {
+            Kind::Uint => Ok(self.read_u64(r)? as i128),
+            _ => Ok(self.read_i64(r)? as i128),
+        }
+    }
+    /// Reads an integer as `u128`. The default reads 64-bit integers.
+    fn read_u128<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<u128> {
+        Ok(self.read_u64(r)? as u128)
+    }
+    /// Reads a float (or an integer, converted) as `f64`.
+    fn read_f64<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<f64>;
+    /// Reads a float as `f32`. The default narrows [`DecodeFormat::read_f64`].
+    fn read_f32<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<f32> {
+        Ok(self.read_f64(r)? as f32)
+    }
+    /// Reads a text string (formats may also accept a byte string that is valid UTF-8).
+    fn read_str<'de, 's, R: Read<'de>>(
+        &mut self,
+        r: &'s mut R,
+        scratch: &'s mut Vec<u8>,
+    ) -> Result<Reference<'de, 's, str>>;
+    /// Reads a byte string (formats may also accept a text string).
+    fn read_bytes<'de, 's, R: Read<'de>>(
+        &mut self,
+        r: &'s mut R,
+        scratch: &'s mut Vec<u8>,
+    ) -> Result<Reference<'de, 's, [u8]>>;
+
+    /// Reads an array header.
+    fn array_begin<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<Seq>;
+    /// Begins the next array item; false at the end of the array (consuming any end marker).
+    fn array_next<'de, R: Read<'de>>(&mut self, r: &mut R, seq: &mut Seq) -> Result<bool>;
+    /// Reads a map header.
+    fn map_begin<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<Seq>;
+    /// Begins the next map entry (its key is read next); false at the end of the map.
+    fn map_next<'de, R: Read<'de>>(&mut self, r: &mut R, seq: &mut Seq) -> Result<bool>;
+    /// Moves from a map key to its value.
+    #[inline]
+    fn map_value<'de, R: Read<'de>>(&mut self, r: &mut R, seq: &mut Seq) -> Result<()> {
+        let _ = (r, seq);
+        Ok(())
+    }
+
+    /// Reads a timestamp in the format's own form.
+    fn read_time<'de, R: Read<'de>>(&mut self, r: &mut R, scratch: &mut Vec<u8>) -> Result<Time>;
+
+    /// Reads an extension: its tag and data.
+    fn read_ext<'de, 's, R: Read<'de>>(
+        &mut self,
+        r: &'s mut R,
+        scratch: &'s mut Vec<u8>,
+    ) -> Result<(u64, Reference<'de, 's, [u8]>)>;
+
+    /// Reads a tag number; the tagged item follows (CBOR).
+    fn read_tag<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<u64> {
+        Err(self.peek_kind(r)?.mismatch("tag"))
+    }
+
+    /// Reads a simple value (CBOR).
+    fn read_simple<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<u8> {
+        Err(self.peek_kind(r)?.mismatch("simple value"))
+    }
+
+    /// Skips one whole item. `depth` is how many more levels of nesting are allowed.
+    ///
+    /// The default walks the item with the other methods; formats may override it.
+    fn skip<'de, R: Read<'de>>(
+        &mut self,
+        r: &mut R,
+        scratch: &mut Vec<u8>,
+        depth: u32,
+    ) -> Result<()> {
+        crate::decode::skip_generic(self, r, scratch, depth)
+    }
+
+    /// Called once a top-level value is complete, before checking for trailing data
+    /// (JSON skips whitespace here).
+    #[inline]
+    fn end_of_value<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<()> {
+        let _ = r;
+        Ok(())
+    }
+
+    /// Called when a new top-level value starts in a stream (resets per-value state).
+    #[inline]
+    fn reset(&mut self) {}
+}

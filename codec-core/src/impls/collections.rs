@@ -1,0 +1,228 @@
+//! Sequences, maps, sets and tuples.
+
+use crate::{
+    Decode, DecodeFormat, Decoder, Encode, EncodeFormat, Encoder, Error, Read, Result, Write,
+};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
+use std::hash::{BuildHasher, Hash};
+
+impl<T: Encode> Encode for [T] {
+    #[inline]
+    fn encode<W: Write, F: EncodeFormat>(&self, e: &mut Encoder<W, F>) -> Result<()> {
+        T::encode_slice(self, e)
+    }
+    #[inline]
+    fn is_empty_value(&self) -> bool {
+        self.is_empty()
+    }
+}
+
+impl<T: Encode> Encode for Vec<T> {
+    #[inline]
+    fn encode<W: Write, F: EncodeFormat>(&self, e: &mut Encoder<W, F>) -> Result<()> {
+        T::encode_slice(self, e)
+    }
+    #[inline]
+    fn is_empty_value(&self) -> bool {
+        self.is_empty()
+    }
+}
+
+/// An array (a byte string for `Vec<u8>`); nil decodes as empty, as ugorji's nil slice.
+impl<'de, T: Decode<'de>> Decode<'de> for Vec<T> {
+    #[inline]
+    fn decode<R: Read<'de>, F: DecodeFormat>(d: &mut Decoder<'de, R, F>) -> Result<Self> {
+        T::decode_vec(d)
+    }
+}
+
+/// An array of `N` items (a byte string for `[u8; N]`). Go's zero-length array is never empty-omitted
+/// unless all items are empty.
+impl<T: Encode, const N: usize> Encode for [T; N] {
+    #[inline]
+    fn encode<W: Write, F: EncodeFormat>(&self, e: &mut Encoder<W, F>) -> Result<()> {
+        T::encode_slice(self, e)
+    }
+    /// Empty when every item is empty (Go: an all-zero array).
+    #[inline]
+    fn is_empty_value(&self) -> bool {
+        self.iter().all(Encode::is_empty_value)
+    }
+}
+
+impl<'de, T: Decode<'de>, const N: usize> Decode<'de> for [T; N] {
+    #[inline]
+    fn decode<R: Read<'de>, F: DecodeFormat>(d: &mut Decoder<'de, R, F>) -> Result<Self> {
+        T::decode_array::<R, F, N>(d)
+    }
+}
+
+impl<T: Encode> Encode for VecDeque<T> {
+    fn encode<W: Write, F: EncodeFormat>(&self, e: &mut Encoder<W, F>) -> Result<()> {
+        e.encode_array_iter(self.len(), self)
+    }
+    #[inline]
+    fn is_empty_value(&self) -> bool {
+        self.is_empty()
+    }
+}
+
+impl<'de, T: Decode<'de>> Decode<'de> for VecDeque<T> {
+    fn decode<R: Read<'de>, F: DecodeFormat>(d: &mut Decoder<'de, R, F>) -> Result<Self> {
+        d.decode_array_vec().map(VecDeque::from)
+    }
+}
+
+impl<K: Encode, V: Encode, S> Encode for HashMap<K, V, S> {
+    fn encode<W: Write, F: EncodeFormat>(&self, e: &mut Encoder<W, F>) -> Result<()> {
+        e.encode_map_iter(self.len(), self, false)
+    }
+    #[inline]
+    fn is_empty_value(&self) -> bool {
+        self.is_empty()
+    }
+}
+
+impl<K: Encode, V: Encode> Encode for BTreeMap<K, V> {
+    fn encode<W: Write, F: EncodeFormat>(&self, e: &mut Encoder<W, F>) -> Result<()> {
+        e.encode_map_iter(self.len(), self, K::CANONICAL_ORD)
+    }
+    #[inline]
+    fn is_empty_value(&self) -> bool {
+        self.is_empty()
+    }
+}
+
+impl<T: Encode, S> Encode for HashSet<T, S> {
+    fn encode<W: Write, F: EncodeFormat>(&self, e: &mut Encoder<W, F>) -> Result<()> {
+        e.encode_set_iter(self.len(), self, false)
+    }
+    #[inline]
+    fn is_empty_value(&self) -> bool {
+        self.is_empty()
+    }
+}
+
+impl<T: Encode> Encode for BTreeSet<T> {
+    fn encode<W: Write, F: EncodeFormat>(&self, e: &mut Encoder<W, F>) -> Result<()> {
+        e.encode_set_iter(self.len(), self, T::CANONICAL_ORD)
+    }
+    #[inline]
+    fn is_empty_value(&self) -> bool {
+        self.is_empty()
+    }
+}
+
+impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
+    /// Reads a map, handing each entry to `insert`; nil is an empty map.
+    pub fn decode_map_entries<K: Decode<'de>, V: Decode<'de>>(
+        &mut self,
+        mut insert: impl FnMut(K, V),
+    ) -> Result<()> {
+        if self.try_decode_nil()? {
+            return Ok(());
+        }
+        let mut seq = self.map_begin()?;
+        while self.map_next(&mut seq)? {
+            let i = seq.index - 1;
+            let k = K::decode(self).map_err(|e| e.in_index(i))?;
+            self.map_value(&mut seq)?;
+            let v = V::decode(self).map_err(|e| e.in_index(i))?;
+            insert(k, v);
+        }
+        self.map_end(seq)
+    }
+}
+
+impl<'de, K, V, S> Decode<'de> for HashMap<K, V, S>
+where
+    K: Decode<'de> + Eq + Hash,
+    V: Decode<'de>,
+    S: BuildHasher + Default,
+{
+    fn decode<R: Read<'de>, F: DecodeFormat>(d: &mut Decoder<'de, R, F>) -> Result<Self> {
+        let mut m = HashMap::with_hasher(S::default());
+        d.decode_map_entries(|k, v| {
+            m.insert(k, v);
+        })?;
+        Ok(m)
+    }
+}
+
+impl<'de, K: Decode<'de> + Ord, V: Decode<'de>> Decode<'de> for BTreeMap<K, V> {
+    fn decode<R: Read<'de>, F: DecodeFormat>(d: &mut Decoder<'de, R, F>) -> Result<Self> {
+        let mut m = BTreeMap::new();
+        d.decode_map_entries(|k, v| {
+            m.insert(k, v);
+        })?;
+        Ok(m)
+    }
+}
+
+impl<'de, T, S> Decode<'de> for HashSet<T, S>
+where
+    T: Decode<'de> + Eq + Hash,
+    S: BuildHasher + Default,
+{
+    fn decode<R: Read<'de>, F: DecodeFormat>(d: &mut Decoder<'de, R, F>) -> Result<Self> {
+        let v: Vec<T> = d.decode_array_vec()?;
+        let mut s = HashSet::with_capacity_and_hasher(v.len(), S::default());
+        s.extend(v);
+        Ok(s)
+    }
+}
+
+impl<'de, T: Decode<'de> + Ord> Decode<'de> for BTreeSet<T> {
+    fn decode<R: Read<'de>, F: DecodeFormat>(d: &mut Decoder<'de, R, F>) -> Result<Self> {
+        let v: Vec<T> = d.decode_array_vec()?;
+        Ok(v.into_iter().collect())
+    }
+}
+
+macro_rules! tuple {
+    ($len:expr => $($n:tt $t:ident),+) => {
+        /// A tuple is an array of its items.
+        impl<$($t: Encode),+> Encode for ($($t,)+) {
+            fn encode<W: Write, F: EncodeFormat>(&self, e: &mut Encoder<W, F>) -> Result<()> {
+                e.array_start($len)?;
+                $(
+                    e.array_elem($n)?;
+                    self.$n.encode(e)?;
+                )+
+                e.array_end($len)
+            }
+        }
+
+        impl<'de, $($t: Decode<'de>),+> Decode<'de> for ($($t,)+) {
+            fn decode<R: Read<'de>, F: DecodeFormat>(d: &mut Decoder<'de, R, F>) -> Result<Self> {
+                let mut seq = d.array_begin()?;
+                let out = ($(
+                    {
+                        if !d.array_next(&mut seq)? {
+                            return Err(Error::new(crate::ErrorKind::InvalidLength {
+                                expected: $len,
+                                found: $n,
+                            }).at(d.offset()));
+                        }
+                        $t::decode(d).map_err(|e| e.in_index($n))?
+                    },
+                )+);
+                d.fixed_array_end(seq, $len)?;
+                Ok(out)
+            }
+        }
+    };
+}
+
+tuple!(1 => 0 A);
+tuple!(2 => 0 A, 1 B);
+tuple!(3 => 0 A, 1 B, 2 C);
+tuple!(4 => 0 A, 1 B, 2 C, 3 D);
+tuple!(5 => 0 A, 1 B, 2 C, 3 D, 4 E);
+tuple!(6 => 0 A, 1 B, 2 C, 3 D, 4 E, 5 G);
+tuple!(7 => 0 A, 1 B, 2 C, 3 D, 4 E, 5 G, 6 H);
+tuple!(8 => 0 A, 1 B, 2 C, 3 D, 4 E, 5 G, 6 H, 7 I);
+tuple!(9 => 0 A, 1 B, 2 C, 3 D, 4 E, 5 G, 6 H, 7 I, 8 J);
+tuple!(10 => 0 A, 1 B, 2 C, 3 D, 4 E, 5 G, 6 H, 7 I, 8 J, 9 K);
+tuple!(11 => 0 A, 1 B, 2 C, 3 D, 4 E, 5 G, 6 H, 7 I, 8 J, 9 K, 10 L);
+tuple!(12 => 0 A, 1 B, 2 C, 3 D, 4 E, 5 G, 6 H, 7 I, 8 J, 9 K, 10 L, 11 M);

@@ -1,0 +1,6 @@
+//! [`Encode`](crate::Encode) and [`Decode`](crate::Decode) for the standard library's types.
+
+mod collections;
+mod primitives;
+mod strings;
+mod wrappers;

@@ -1,0 +1,79 @@
+//! # codec-core: the shared driver of the codec family
+//!
+//! `codec` encodes and decodes Rust types in MessagePack, CBOR, Binc, Simple
+//! and JSON through one `#[derive(Codec)]`, like Go's `ugorji/go/codec`.
+//! This crate is the layer that knows about *types*; each format crate
+//! supplies a driver that knows about *bytes*.
+//!
+//! - [`Encode`] / [`Decode`]: what a type implements (usually derived).
+//! - [`Encoder`] / [`Decoder`]: what derived code talks to; generic over a
+//!   writer/reader and a format driver, so the static path has no virtual calls.
+//! - [`EncodeFormat`] / [`DecodeFormat`]: the byte layer a format implements.
+//! - [`Handle`]: a configured format; [`to_vec`], [`from_slice`],
+//!   [`to_writer`], [`from_reader`] are the one-call entry points.
+//! - [`Value`]: the dynamic document; [`Time`]: a timestamp with an optional offset.
+//! - [`Error`]: kind, byte offset and path (`.users[3].name`) of every failure.
+//!
+//! Most users depend on the `codec` crate, which re-exports all of this with
+//! the five handles. Writing an impl by hand:
+//!
+//! ```
+//! use codec_core::{Decode, DecodeFormat, Decoder, Encode, EncodeFormat, Encoder, Read, Result, Write};
+//!
+//! /// A point written as a two-item array.
+//! #[derive(Debug, PartialEq)]
+//! struct Point { x: i32, y: i32 }
+//!
+//! impl Encode for Point {
+//!     fn encode<W: Write, F: EncodeFormat>(&self, e: &mut Encoder<W, F>) -> Result<()> {
+//!         (self.x, self.y).encode(e)
+//!     }
+//! }
+//!
+//! impl<'de> Decode<'de> for Point {
+//!     fn decode<R: Read<'de>, F: DecodeFormat>(d: &mut Decoder<'de, R, F>) -> Result<Self> {
+//!         let (x, y) = d.decode()?;
+//!         Ok(Point { x, y })
+//!     }
+//! }
+//! ```
+
+// Lets the derive macro's `::codec::` paths resolve inside this crate too.
+#[allow(unused_extern_crates)]
+extern crate self as codec;
+
+pub mod convert;
+mod decode;
+mod encode;
+mod error;
+mod format;
+mod handle;
+mod impls;
+mod options;
+mod read;
+mod time;
+mod value;
+
+pub use convert::{from_value, to_value};
+pub use decode::{Decode, DecodeOwned, Decoder, skip_generic};
+pub use encode::{CanonicalKey, Encode, Encoder};
+pub use error::{Error, ErrorKind, PathSegment, Result};
+pub use format::{DecodeFormat, EncodeFormat, Kind, Seq};
+pub use handle::{Handle, encode_into, from_reader, from_slice, to_vec, to_writer};
+pub use options::{DecodeOptions, EncodeOptions, Options};
+pub use read::{IoReader, Read, Reference, SliceReader};
+pub use time::{Civil, Time};
+pub use value::Value;
+pub use write::{IoWriter, Write};
+
+mod write;
+
+#[cfg(feature = "derive")]
+pub use codec_derive::Codec;
+
+/// Items used by derived code. Not part of the public API.
+#[doc(hidden)]
+pub mod __private {
+    pub use std::option::Option::{self, None, Some};
+    pub use std::result::Result::{Err, Ok};
+}

@@ -1,0 +1,140 @@
+//! Options shared by every handle.
+
+/// Encoding options shared by every handle (ugorji's `EncodeOptions`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct EncodeOptions {
+    /// Deterministic output: map entries sorted by key (strings bytewise,
+    /// integers numerically, other keys by their encoded bytes) and struct
+    /// fields in map form sorted by encoded name. ugorji's `Canonical`.
+    pub canonical: bool,
+    /// Encode every struct as an array of its fields in declaration order.
+    /// ugorji's `StructToArray`.
+    pub struct_to_array: bool,
+    /// Treat every struct field as `#[codec(omitempty)]`.
+    pub omit_empty: bool,
+}
+
+impl Default for EncodeOptions {
+    fn default() -> Self {
+        EncodeOptions {
+            canonical: false,
+            struct_to_array: false,
+            omit_empty: false,
+        }
+    }
+}
+
+/// Decoding options shared by every handle (ugorji's `DecodeOptions`),
+/// including the limits that keep hostile input harmless.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct DecodeOptions {
+    /// Maximum nesting of arrays, maps, tags and extensions. Deeper input is
+    /// an error, never a stack overflow. Default 256.
+    pub max_depth: u32,
+    /// Most bytes reserved up front for a collection from a declared length;
+    /// past it, collections grow as elements actually arrive. Default 64 KiB.
+    pub max_prealloc: usize,
+    /// Largest number of elements or entries one collection may have.
+    /// Default `usize::MAX` (bounded in practice by the input size).
+    pub max_len: usize,
+    /// Longest text or byte string, in bytes. Default `usize::MAX`.
+    pub max_str_len: usize,
+    /// A struct map key with no matching field is an error instead of being
+    /// skipped. ugorji's `ErrorIfNoField`.
+    pub error_on_unknown_field: bool,
+    /// An input array longer than a fixed-size target (array, tuple, tuple
+    /// struct) is an error instead of its extra items being skipped.
+    /// ugorji's `ErrorIfNoArrayExpand`.
+    pub error_on_array_overflow: bool,
+    /// Into [`Value`](crate::Value), unsigned integers become signed when they
+    /// fit. ugorji's `SignedInteger`.
+    pub signed_integer: bool,
+}
+
+impl Default for DecodeOptions {
+    fn default() -> Self {
+        DecodeOptions {
+            max_depth: 256,
+            max_prealloc: 64 * 1024,
+            max_len: usize::MAX,
+            max_str_len: usize::MAX,
+            error_on_unknown_field: false,
+            error_on_array_overflow: false,
+            signed_integer: false,
+        }
+    }
+}
+
+/// Encode and decode options together: what every handle carries.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Options {
+    /// Encoding options.
+    pub encode: EncodeOptions,
+    /// Decoding options.
+    pub decode: DecodeOptions,
+}
+
+impl Options {
+    /// Sets [`EncodeOptions::canonical`].
+    pub fn canonical(mut self, on: bool) -> Self {
+        self.encode.canonical = on;
+        self
+    }
+
+    /// Sets [`EncodeOptions::struct_to_array`].
+    pub fn struct_to_array(mut self, on: bool) -> Self {
+        self.encode.struct_to_array = on;
+        self
+    }
+
+    /// Sets [`EncodeOptions::omit_empty`].
+    pub fn omit_empty(mut self, on: bool) -> Self {
+        self.encode.omit_empty = on;
+        self
+    }
+
+    /// Sets [`DecodeOptions::max_depth`].
+    pub fn max_depth(mut self, depth: u32) -> Self {
+        self.decode.max_depth = depth;
+        self
+    }
+
+    /// Sets [`DecodeOptions::max_prealloc`].
+    pub fn max_prealloc(mut self, bytes: usize) -> Self {
+        self.decode.max_prealloc = bytes;
+        self
+    }
+
+    /// Sets [`DecodeOptions::max_len`].
+    pub fn max_len(mut self, len: usize) -> Self {
+        self.decode.max_len = len;
+        self
+    }
+
+    /// Sets [`DecodeOptions::max_str_len`].
+    pub fn max_str_len(mut self, len: usize) -> Self {
+        self.decode.max_str_len = len;
+        self
+    }
+
+    /// Sets [`DecodeOptions::error_on_unknown_field`].
+    pub fn error_on_unknown_field(mut self, on: bool) -> Self {
+        self.decode.error_on_unknown_field = on;
+        self
+    }
+
+    /// Sets [`DecodeOptions::error_on_array_overflow`].
+    pub fn error_on_array_overflow(mut self, on: bool) -> Self {
+        self.decode.error_on_array_overflow = on;
+        self
+    }
+
+    /// Sets [`DecodeOptions::signed_integer`].
+    pub fn signed_integer(mut self, on: bool) -> Self {
+        self.decode.signed_integer = on;
+        self
+    }
+}

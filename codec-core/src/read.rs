@@ -1,0 +1,477 @@
+//! Byte sources the decoders read from.
+//!
+//! [`SliceReader`] reads from a `&'de [u8]` and hands out borrowed
+//! sub-slices, so decoded values can borrow from the input (`&'de str`,
+//! `&'de [u8]`, `Cow<'de, str>`). [`IoReader`] reads from any
+//! [`std::io::Read`] through its own buffer.
+
+use crate::error::{Error, Result};
+use std::ops::Deref;
+
+/// A slice that either borrows from the input (`'de`) or from a scratch
+/// buffer that lives only until the next read (`'s`).
+#[derive(Debug)]
+pub enum Reference<'de, 's, T: ?Sized> {
+    /// Borrowed from the input for the whole decode: can be kept.
+    Borrowed(&'de T),
+    /// Copied into a scratch buffer: valid until the next read.
+    Copied(&'s T),
+}
+
+impl<T: ?Sized> Deref for Reference<'_, '_, T> {
+    type Target = T;
+    #[inline]
+    fn deref(&self) -> &T {
+        match *self {
+            Reference::Borrowed(b) => b,
+            Reference::Copied(c) => c,
+        }
+    }
+}
+
+impl<'de, 's> Reference<'de, 's, [u8]> {
+    /// Checks that the bytes are UTF-8 and returns them as text.
+    #[inline]
+    pub fn into_str(self) -> Result<Reference<'de, 's, str>> {
+        match self {
+            Reference::Borrowed(b) => std::str::from_utf8(b)
+                .map(Reference::Borrowed)
+                .map_err(|_| Error::new(crate::ErrorKind::InvalidUtf8)),
+            Reference::Copied(b) => std::str::from_utf8(b)
+                .map(Reference::Copied)
+                .map_err(|_| Error::new(crate::ErrorKind::InvalidUtf8)),
+        }
+    }
+}
+
+/// A byte source for the decoders.
+///
+/// Offsets count bytes consumed since the reader was made. Every method that
+/// needs more bytes than remain returns an [`ErrorKind::UnexpectedEof`](crate::ErrorKind)
+/// error; nothing here allocates more than the bytes actually delivered.
+pub trait Read<'de> {
+    /// Offset of the next unread byte.
+    fn offset(&self) -> u64;
+
+    /// The next byte without consuming it; `None` at the end of input.
+    fn peek(&mut self) -> Result<Option<u8>>;
+
+    /// Consumes and returns the next byte.
+    fn read_u8(&mut self) -> Result<u8>;
+
+    /// Consumes exactly `N` bytes.
+    fn read_array<const N: usize>(&mut self) -> Result<[u8; N]>;
+
+    /// Consumes `n` bytes, borrowing them from the input where possible and
+    /// otherwise copying them into `scratch` (which is cleared first).
+    fn read_slice<'s>(
+        &'s mut self,
+        n: usize,
+        scratch: &'s mut Vec<u8>,
+    ) -> Result<Reference<'de, 's, [u8]>>;
+
+    /// Consumes `n` bytes and appends them to `out`.
+    fn read_into(&mut self, n: usize, out: &mut Vec<u8>) -> Result<()>;
+
+    /// Skips `n` bytes.
+    fn skip(&mut self, n: usize) -> Result<()>;
+
+    /// The buffered bytes not yet consumed, refilling when empty; empty only at
+    /// the end of input. Use with [`Read::consume`] to scan quickly.
+    fn fill_buf(&mut self) -> Result<&[u8]>;
+
+    /// Marks `n` bytes of the last [`Read::fill_buf`] as consumed.
+    fn consume(&mut self, n: usize);
+
+    /// How many bytes are known to remain, if the reader knows (a slice does).
+    /// Used to refuse declared lengths the input cannot hold.
+    fn remaining_hint(&self) -> Option<usize>;
+
+    /// Starts recording the bytes consumed from here on (for `Raw` capture).
+    fn start_capture(&mut self);
+
+    /// Stops recording and returns the bytes consumed since
+    /// [`Read::start_capture`], borrowed from the input when possible.
+    fn end_capture<'s>(&'s mut self, scratch: &'s mut Vec<u8>) -> Reference<'de, 's, [u8]>;
+}
+
+/// Reads from a byte slice; decoded values may borrow from it.
+#[derive(Debug, Clone)]
+pub struct SliceReader<'de> {
+    input: &'de [u8],
+    pos: usize,
+    capture: usize,
+}
+
+impl<'de> SliceReader<'de> {
+    /// Reads `input` from its start.
+    #[inline]
+    pub fn new(input: &'de [u8]) -> Self {
+        SliceReader {
+            input,
+            pos: 0,
+            capture: 0,
+        }
+    }
+
+    /// The bytes not yet consumed.
+    #[inline]
+    pub fn remaining(&self) -> &'de [u8] {
+        &self.input[self.pos..]
+    }
+
+    #[cold]
+    fn eof(&self) -> Error {
+        Error::eof().at(self.input.len() as u64)
+    }
+}
+
+impl<'de> Read<'de> for SliceReader<'de> {
+    #[inline]
+    fn offset(&self) -> u64 {
+        self.pos as u64
+    }
+
+    #[inline]
+    fn peek(&mut self) -> Result<Option<u8>> {
+        Ok(self.input.get(self.pos).copied())
+    }
+
+    #[inline]
+    fn read_u8(&mut self) -> Result<u8> {
+        match self.input.get(self.pos) {
+            Some(&b) => {
+                self.pos += 1;
+                Ok(b)
+            }
+            None => Err(self.eof()),
+        }
+    }
+
+    #[inline]
+    fn read_array<const N: usize>(&mut self) -> Result<[u8; N]> {
+        match self.input.get(self.pos..self.pos + N) {
+            Some(s) => {
+                self.pos += N;
+                let mut out = [0u8; N];
+                out.copy_from_slice(s);
+                Ok(out)
+            }
+            None => Err(self.eof()),
+        }
+    }
+
+    #[inline]
+    fn read_slice<'s>(
+        &'s mut self,
+        n: usize,
+        _scratch: &'s mut Vec<u8>,
+    ) -> Result<Reference<'de, 's, [u8]>> {
+        if n > self.input.len() - self.pos {
+            return Err(self.eof());
+        }
+        let s = &self.input[self.pos..self.pos + n];
+        self.pos += n;
+        Ok(Reference::Borrowed(s))
+    }
+
+    #[inline]
+    fn read_into(&mut self, n: usize, out: &mut Vec<u8>) -> Result<()> {
+        if n > self.input.len() - self.pos {
+            return Err(self.eof());
+        }
+        out.extend_from_slice(&self.input[self.pos..self.pos + n]);
+        self.pos += n;
+        Ok(())
+    }
+
+    #[inline]
+    fn skip(&mut self, n: usize) -> Result<()> {
+        if n > self.input.len() - self.pos {
+            return Err(self.eof());
+        }
+        self.pos += n;
+        Ok(())
+    }
+
+    #[inline]
+    fn fill_buf(&mut self) -> Result<&[u8]> {
+        Ok(&self.input[self.pos..])
+    }
+
+    #[inline]
+    fn consume(&mut self, n: usize) {
+        self.pos = (self.pos + n).min(self.input.len());
+    }
+
+    #[inline]
+    fn remaining_hint(&self) -> Option<usize> {
+        Some(self.input.len() - self.pos)
+    }
+
+    #[inline]
+    fn start_capture(&mut self) {
+        self.capture = self.pos;
+    }
+
+    #[inline]
+    fn end_capture<'s>(&'s mut self, _scratch: &'s mut Vec<u8>) -> Reference<'de, 's, [u8]> {
+        Reference::Borrowed(&self.input[self.capture..self.pos])
+    }
+}
+
+/// Size of the internal buffer of [`IoReader`].
+const IO_BUF: usize = 8 * 1024;
+
+/// Reads from any [`std::io::Read`] through an internal buffer.
+///
+/// `Interrupted` errors are retried; other I/O errors are returned as
+/// [`ErrorKind::Io`](crate::ErrorKind::Io). Values cannot borrow from this
+/// reader: `&'de str` targets fail, `Cow` and owned targets work.
+pub struct IoReader<R: std::io::Read> {
+    inner: R,
+    buf: Box<[u8]>,
+    pos: usize,
+    end: usize,
+    /// Offset of `buf[0]` in the stream.
+    base: u64,
+    capturing: bool,
+    captured: Vec<u8>,
+}
+
+impl<R: std::io::Read> IoReader<R> {
+    /// Wraps `inner`.
+    pub fn new(inner: R) -> Self {
+        IoReader {
+            inner,
+            buf: vec![0u8; IO_BUF].into_boxed_slice(),
+            pos: 0,
+            end: 0,
+            base: 0,
+            capturing: false,
+            captured: Vec::new(),
+        }
+    }
+
+    /// Returns the inner reader. Bytes buffered but not consumed are lost.
+    pub fn into_inner(self) -> R {
+        self.inner
+    }
+
+    /// Refills the buffer; returns false at the end of input.
+    fn refill(&mut self) -> Result<bool> {
+        debug_assert!(self.pos == self.end);
+        self.base += self.end as u64;
+        self.pos = 0;
+        self.end = 0;
+        loop {
+            match self.inner.read(&mut self.buf) {
+                Ok(0) => return Ok(false),
+                Ok(n) => {
+                    self.end = n;
+                    return Ok(true);
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(Error::from(e).at(self.base)),
+            }
+        }
+    }
+
+    #[inline]
+    fn take(&mut self, n: usize) {
+        if self.capturing {
+            self.captured
+                .extend_from_slice(&self.buf[self.pos..self.pos + n]);
+        }
+        self.pos += n;
+    }
+
+    #[cold]
+    fn eof(&self) -> Error {
+        Error::eof().at(self.base + self.pos as u64)
+    }
+
+    /// Copies `n` bytes into `out`, chunk by chunk (no allocation beyond what arrives).
+    fn copy_out(&mut self, mut n: usize, out: &mut Vec<u8>) -> Result<()> {
+        while n > 0 {
+            if self.pos == self.end && !self.refill()? {
+                return Err(self.eof());
+            }
+            let k = n.min(self.end - self.pos);
+            out.extend_from_slice(&self.buf[self.pos..self.pos + k]);
+            self.take(k);
+            n -= k;
+        }
+        Ok(())
+    }
+}
+
+impl<'de, R: std::io::Read> Read<'de> for IoReader<R> {
+    #[inline]
+    fn offset(&self) -> u64 {
+        self.base + self.pos as u64
+    }
+
+    #[inline]
+    fn peek(&mut self) -> Result<Option<u8>> {
+        if self.pos == self.end && !self.refill()? {
+            return Ok(None);
+        }
+        Ok(Some(self.buf[self.pos]))
+    }
+
+    #[inline]
+    fn read_u8(&mut self) -> Result<u8> {
+        if self.pos == self.end && !self.refill()? {
+            return Err(self.eof());
+        }
+        let b = self.buf[self.pos];
+        self.take(1);
+        Ok(b)
+    }
+
+    #[inline]
+    fn read_array<const N: usize>(&mut self) -> Result<[u8; N]> {
+        let mut out = [0u8; N];
+        if self.end - self.pos >= N {
+            out.copy_from_slice(&self.buf[self.pos..self.pos + N]);
+            self.take(N);
+            return Ok(out);
+        }
+        for b in out.iter_mut() {
+            *b = Read::read_u8(self)?;
+        }
+        Ok(out)
+    }
+
+    fn read_slice<'s>(
+        &'s mut self,
+        n: usize,
+        scratch: &'s mut Vec<u8>,
+    ) -> Result<Reference<'de, 's, [u8]>> {
+        scratch.clear();
+        self.copy_out(n, scratch)?;
+        Ok(Reference::Copied(&scratch[..]))
+    }
+
+    fn read_into(&mut self, n: usize, out: &mut Vec<u8>) -> Result<()> {
+        self.copy_out(n, out)
+    }
+
+    fn skip(&mut self, mut n: usize) -> Result<()> {
+        while n > 0 {
+            if self.pos == self.end && !self.refill()? {
+                return Err(self.eof());
+            }
+            let k = n.min(self.end - self.pos);
+            self.take(k);
+            n -= k;
+        }
+        Ok(())
+    }
+
+    #[inline]
+    fn fill_buf(&mut self) -> Result<&[u8]> {
+        if self.pos == self.end {
+            self.refill()?;
+        }
+        Ok(&self.buf[self.pos..self.end])
+    }
+
+    #[inline]
+    fn consume(&mut self, n: usize) {
+        let n = n.min(self.end - self.pos);
+        self.take(n);
+    }
+
+    #[inline]
+    fn remaining_hint(&self) -> Option<usize> {
+        None
+    }
+
+    fn start_capture(&mut self) {
+        self.capturing = true;
+        self.captured.clear();
+    }
+
+    fn end_capture<'s>(&'s mut self, scratch: &'s mut Vec<u8>) -> Reference<'de, 's, [u8]> {
+        self.capturing = false;
+        std::mem::swap(scratch, &mut self.captured);
+        self.captured.clear();
+        Reference::Copied(&scratch[..])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Delivers one byte per `read` call and an `Interrupted` error before each.
+    struct Trickle<'a> {
+        data: &'a [u8],
+        interrupt: bool,
+    }
+
+    impl std::io::Read for Trickle<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            self.interrupt = !self.interrupt;
+            if self.interrupt {
+                return Err(std::io::ErrorKind::Interrupted.into());
+            }
+            if self.data.is_empty() || buf.is_empty() {
+                return Ok(0);
+            }
+            buf[0] = self.data[0];
+            self.data = &self.data[1..];
+            Ok(1)
+        }
+    }
+
+    fn exercise<'de>(r: &mut impl Read<'de>) {
+        let mut scratch = Vec::new();
+        assert_eq!(r.peek().unwrap(), Some(1));
+        assert_eq!(r.read_u8().unwrap(), 1);
+        assert_eq!(r.read_array::<3>().unwrap(), [2, 3, 4]);
+        r.start_capture();
+        assert_eq!(&*r.read_slice(2, &mut scratch).unwrap(), &[5, 6]);
+        r.skip(1).unwrap();
+        assert_eq!(&*r.end_capture(&mut scratch), &[5, 6, 7]);
+        assert_eq!(r.offset(), 7);
+        let mut out = Vec::new();
+        r.read_into(2, &mut out).unwrap();
+        assert_eq!(out, [8, 9]);
+        let buf = r.fill_buf().unwrap().to_vec();
+        assert_eq!(buf.first(), Some(&10));
+        r.consume(1);
+        let err = r.read_slice(100, &mut scratch).unwrap_err();
+        assert!(err.is_eof());
+    }
+
+    #[test]
+    fn slice_reader() {
+        let data: Vec<u8> = (1..=12).collect();
+        let mut r = SliceReader::new(&data);
+        exercise(&mut r);
+    }
+
+    #[test]
+    fn io_reader_one_byte_at_a_time_with_interrupts() {
+        let data: Vec<u8> = (1..=12).collect();
+        let mut r = IoReader::new(Trickle {
+            data: &data,
+            interrupt: false,
+        });
+        exercise(&mut r);
+    }
+
+    #[test]
+    fn slice_borrows() {
+        let data = b"hello";
+        let mut r = SliceReader::new(data);
+        let mut scratch = Vec::new();
+        match r.read_slice(5, &mut scratch).unwrap() {
+            Reference::Borrowed(b) => assert_eq!(b, b"hello"),
+            Reference::Copied(_) => panic!("slice reader must borrow"),
+        }
+    }
+}

@@ -1,0 +1,452 @@
+//! [`Value`]: the dynamic document a decoder builds when no Rust type is given
+//! (ugorji decodes into `interface{}`).
+
+use crate::encode::CanonicalKey;
+use crate::{
+    Decode, DecodeFormat, Decoder, Encode, EncodeFormat, Encoder, Kind, Read, Result, Time, Write,
+};
+use std::cmp::Ordering;
+use std::fmt;
+use std::hash::{Hash, Hasher};
+
+/// Any value of any of the five formats.
+///
+/// Integers keep the format's signed/unsigned choice (ugorji's `int64` vs
+/// `uint64`), floats keep their width, maps keep their order and allow any
+/// key. Equality and ordering compare floats by their bits, so `Value` is
+/// `Eq`, `Ord` and `Hash` and can itself be a map key (NaN equals NaN;
+/// `0.0` and `-0.0` differ).
+#[derive(Clone, Debug, Default)]
+pub enum Value {
+    /// nil / null.
+    #[default]
+    Nil,
+    /// A bool.
+    Bool(bool),
+    /// A signed integer.
+    Int(i64),
+    /// An unsigned integer.
+    Uint(u64),
+    /// An integer beyond the 64-bit ranges (CBOR -2^64, bignums up to 128 bits).
+    BigInt(i128),
+    /// A 32-bit float (also CBOR half floats, widened exactly).
+    F32(f32),
+    /// A 64-bit float.
+    F64(f64),
+    /// A text string.
+    Str(String),
+    /// A byte string.
+    Bytes(Vec<u8>),
+    /// An array.
+    Array(Vec<Value>),
+    /// A map, in document order, with keys of any kind.
+    Map(Vec<(Value, Value)>),
+    /// An extension: tag number and data (msgpack ext, binc/simple custom).
+    Ext(u64, Vec<u8>),
+    /// A timestamp.
+    Time(Time),
+    /// A tagged value (CBOR tags).
+    Tagged(u64, Box<Value>),
+    /// A simple value other than false/true/null (CBOR; 23 is `undefined`).
+    Simple(u8),
+}
+
+impl Value {
+    /// The kind of item this value encodes as.
+    pub fn kind(&self) -> Kind {
+        match self {
+            Value::Nil => Kind::Nil,
+            Value::Bool(_) => Kind::Bool,
+            Value::Int(_) => Kind::Int,
+            Value::Uint(_) => Kind::Uint,
+            Value::BigInt(_) => Kind::BigInt,
+            Value::F32(_) => Kind::Float32,
+            Value::F64(_) => Kind::Float64,
+            Value::Str(_) => Kind::Str,
+            Value::Bytes(_) => Kind::Bytes,
+            Value::Array(_) => Kind::Array,
+            Value::Map(_) => Kind::Map,
+            Value::Ext(..) => Kind::Ext,
+            Value::Time(_) => Kind::Time,
+            Value::Tagged(..) => Kind::Tag,
+            Value::Simple(_) => Kind::Simple,
+        }
+    }
+
+    /// Whether this is `Nil`.
+    pub fn is_nil(&self) -> bool {
+        matches!(self, Value::Nil)
+    }
+
+    /// The text, if this is a text string.
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Value::Str(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The bytes, if this is a byte string.
+    pub fn as_bytes(&self) -> Option<&[u8]> {
+        match self {
+            Value::Bytes(b) => Some(b),
+            _ => None,
+        }
+    }
+
+    /// The bool, if this is a bool.
+    pub fn as_bool(&self) -> Option<bool> {
+        match self {
+            Value::Bool(b) => Some(*b),
+            _ => None,
+        }
+    }
+
+    /// The integer as `i64`, if this is an integer that fits.
+    pub fn as_i64(&self) -> Option<i64> {
+        match *self {
+            Value::Int(v) => Some(v),
+            Value::Uint(v) => i64::try_from(v).ok(),
+            Value::BigInt(v) => i64::try_from(v).ok(),
+            _ => None,
+        }
+    }
+
+    /// The integer as `u64`, if this is an integer that fits.
+    pub fn as_u64(&self) -> Option<u64> {
+        match *self {
+            Value::Int(v) => u64::try_from(v).ok(),
+            Value::Uint(v) => Some(v),
+            Value::BigInt(v) => u64::try_from(v).ok(),
+            _ => None,
+        }
+    }
+
+    /// The integer as `i128`, if this is an integer.
+    pub fn as_i128(&self) -> Option<i128> {
+        match *self {
+            Value::Int(v) => Some(v as i128),
+            Value::Uint(v) => Some(v as i128),
+            Value::BigInt(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    /// The number as `f64`, if this is a float (or an integer, converted).
+    pub fn as_f64(&self) -> Option<f64> {
+        match *self {
+            Value::F32(v) => Some(v as f64),
+            Value::F64(v) => Some(v),
+            Value::Int(v) => Some(v as f64),
+            Value::Uint(v) => Some(v as f64),
+            Value::BigInt(v) => Some(v as f64),
+            _ => None,
+        }
+    }
+
+    /// The items, if this is an array.
+    pub fn as_array(&self) -> Option<&[Value]> {
+        match self {
+            Value::Array(a) => Some(a),
+            _ => None,
+        }
+    }
+
+    /// The entries, if this is a map.
+    pub fn as_map(&self) -> Option<&[(Value, Value)]> {
+        match self {
+            Value::Map(m) => Some(m),
+            _ => None,
+        }
+    }
+
+    /// The value under the text key `key`, if this is a map that has it.
+    pub fn get(&self, key: &str) -> Option<&Value> {
+        self.as_map()?
+            .iter()
+            .find(|(k, _)| k.as_str() == Some(key))
+            .map(|(_, v)| v)
+    }
+
+    fn rank(&self) -> u8 {
+        match self {
+            Value::Nil => 0,
+            Value::Bool(_) => 1,
+            Value::Int(_) => 2,
+            Value::Uint(_) => 3,
+            Value::BigInt(_) => 4,
+            Value::F32(_) => 5,
+            Value::F64(_) => 6,
+            Value::Str(_) => 7,
+            Value::Bytes(_) => 8,
+            Value::Array(_) => 9,
+            Value::Map(_) => 10,
+            Value::Ext(..) => 11,
+            Value::Time(_) => 12,
+            Value::Tagged(..) => 13,
+            Value::Simple(_) => 14,
+        }
+    }
+}
+
+impl Ord for Value {
+    fn cmp(&self, other: &Self) -> Ordering {
+        use Value::*;
+        match (self, other) {
+            (Nil, Nil) => Ordering::Equal,
+            (Bool(a), Bool(b)) => a.cmp(b),
+            (Int(a), Int(b)) => a.cmp(b),
+            (Uint(a), Uint(b)) => a.cmp(b),
+            (BigInt(a), BigInt(b)) => a.cmp(b),
+            (F32(a), F32(b)) => a.to_bits().cmp(&b.to_bits()),
+            (F64(a), F64(b)) => a.to_bits().cmp(&b.to_bits()),
+            (Str(a), Str(b)) => a.cmp(b),
+            (Bytes(a), Bytes(b)) => a.cmp(b),
+            (Array(a), Array(b)) => a.cmp(b),
+            (Map(a), Map(b)) => a.cmp(b),
+            (Ext(t, a), Ext(u, b)) => (t, a).cmp(&(u, b)),
+            (Time(a), Time(b)) => a.cmp(b),
+            (Tagged(t, a), Tagged(u, b)) => (t, a).cmp(&(u, b)),
+            (Simple(a), Simple(b)) => a.cmp(b),
+            _ => self.rank().cmp(&other.rank()),
+        }
+    }
+}
+
+impl PartialOrd for Value {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl PartialEq for Value {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+
+impl Eq for Value {}
+
+impl Hash for Value {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.rank().hash(state);
+        match self {
+            Value::Nil => {}
+            Value::Bool(b) => b.hash(state),
+            Value::Int(v) => v.hash(state),
+            Value::Uint(v) => v.hash(state),
+            Value::BigInt(v) => v.hash(state),
+            Value::F32(v) => v.to_bits().hash(state),
+            Value::F64(v) => v.to_bits().hash(state),
+            Value::Str(s) => s.hash(state),
+            Value::Bytes(b) => b.hash(state),
+            Value::Array(a) => a.hash(state),
+            Value::Map(m) => m.hash(state),
+            Value::Ext(t, b) => (t, b).hash(state),
+            Value::Time(t) => t.hash(state),
+            Value::Tagged(t, v) => (t, v).hash(state),
+            Value::Simple(v) => v.hash(state),
+        }
+    }
+}
+
+impl fmt::Display for Value {
+    /// A compact diagnostic form, close to CBOR diagnostic notation.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Value::Nil => f.write_str("nil"),
+            Value::Bool(b) => write!(f, "{b}"),
+            Value::Int(v) => write!(f, "{v}"),
+            Value::Uint(v) => write!(f, "{v}"),
+            Value::BigInt(v) => write!(f, "{v}"),
+            Value::F32(v) => write!(f, "{v:?}"),
+            Value::F64(v) => write!(f, "{v:?}"),
+            Value::Str(s) => write!(f, "{s:?}"),
+            Value::Bytes(b) => {
+                f.write_str("h'")?;
+                for x in b {
+                    write!(f, "{x:02x}")?;
+                }
+                f.write_str("'")
+            }
+            Value::Array(a) => {
+                f.write_str("[")?;
+                for (i, v) in a.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{v}")?;
+                }
+                f.write_str("]")
+            }
+            Value::Map(m) => {
+                f.write_str("{")?;
+                for (i, (k, v)) in m.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{k}: {v}")?;
+                }
+                f.write_str("}")
+            }
+            Value::Ext(t, b) => write!(f, "ext({t}, {})", Value::Bytes(b.clone())),
+            Value::Time(t) => write!(f, "time({t})"),
+            Value::Tagged(t, v) => write!(f, "{t}({v})"),
+            Value::Simple(v) => write!(f, "simple({v})"),
+        }
+    }
+}
+
+impl Encode for Value {
+    fn encode<W: Write, F: EncodeFormat>(&self, e: &mut Encoder<W, F>) -> Result<()> {
+        match self {
+            Value::Nil => e.encode_nil(),
+            Value::Bool(b) => e.encode_bool(*b),
+            Value::Int(v) => e.encode_i64(*v),
+            Value::Uint(v) => e.encode_u64(*v),
+            Value::BigInt(v) => e.encode_i128(*v),
+            Value::F32(v) => e.encode_f32(*v),
+            Value::F64(v) => e.encode_f64(*v),
+            Value::Str(s) => e.encode_str(s),
+            Value::Bytes(b) => e.encode_bytes(b),
+            Value::Array(a) => e.encode_array_items(a),
+            Value::Map(m) => e.encode_map_iter(m.len(), m.iter().map(|(k, v)| (k, v)), false),
+            Value::Ext(t, b) => e.encode_ext(*t, b),
+            Value::Time(t) => e.encode_time(t),
+            Value::Tagged(t, v) => {
+                e.encode_tag(*t)?;
+                v.encode(e)
+            }
+            Value::Simple(v) => e.encode_simple(*v),
+        }
+    }
+
+    fn is_empty_value(&self) -> bool {
+        match self {
+            Value::Nil => true,
+            Value::Bool(b) => !b,
+            Value::Int(v) => *v == 0,
+            Value::Uint(v) => *v == 0,
+            Value::BigInt(v) => *v == 0,
+            Value::F32(v) => v.to_bits() == 0,
+            Value::F64(v) => v.to_bits() == 0,
+            Value::Str(s) => s.is_empty(),
+            Value::Bytes(b) => b.is_empty(),
+            Value::Array(a) => a.is_empty(),
+            Value::Map(m) => m.is_empty(),
+            _ => false,
+        }
+    }
+
+    /// Dynamic keys sort by their encoded bytes (ugorji's rule for `interface{}` keys).
+    fn canonical_key(&self) -> CanonicalKey<'_> {
+        CanonicalKey::Encoded
+    }
+}
+
+impl<'de> Decode<'de> for Value {
+    fn decode<R: Read<'de>, F: DecodeFormat>(d: &mut Decoder<'de, R, F>) -> Result<Self> {
+        Ok(match d.peek_kind()? {
+            Kind::Nil => {
+                d.decode_nil()?;
+                Value::Nil
+            }
+            Kind::Bool => Value::Bool(d.decode_bool()?),
+            Kind::Int => Value::Int(d.decode_i64()?),
+            Kind::Uint => {
+                let v = d.decode_u64()?;
+                match i64::try_from(v) {
+                    Ok(i) if d.options().signed_integer => Value::Int(i),
+                    _ => Value::Uint(v),
+                }
+            }
+            Kind::BigInt => Value::BigInt(d.decode_i128()?),
+            Kind::Float32 => Value::F32(d.decode_f32()?),
+            Kind::Float64 => Value::F64(d.decode_f64()?),
+            Kind::Str => Value::Str(d.decode_string()?),
+            Kind::Bytes => Value::Bytes(d.decode_bytes()?.to_vec()),
+            Kind::Array => Value::Array(d.decode_array_vec()?),
+            Kind::Map => {
+                let mut m = Vec::new();
+                d.decode_map_entries(|k, v| m.push((k, v)))?;
+                Value::Map(m)
+            }
+            Kind::Ext => {
+                let (t, b) = d.decode_ext()?;
+                Value::Ext(t, b.to_vec())
+            }
+            Kind::Time => Value::Time(d.decode_time()?),
+            Kind::Tag => {
+                let t = d.decode_tag()?;
+                d.enter_nested()?;
+                let v = Value::decode(d)?;
+                d.leave();
+                Value::Tagged(t, Box::new(v))
+            }
+            Kind::Simple => Value::Simple(d.decode_simple()?),
+        })
+    }
+
+    #[inline]
+    fn missing() -> Option<Self> {
+        Some(Value::Nil)
+    }
+}
+
+macro_rules! from_int {
+    ($($t:ty => $v:ident),*) => {$(
+        impl From<$t> for Value {
+            fn from(v: $t) -> Self {
+                Value::$v(v.into())
+            }
+        }
+    )*};
+}
+
+from_int!(i8 => Int, i16 => Int, i32 => Int, i64 => Int, u8 => Uint, u16 => Uint, u32 => Uint, u64 => Uint);
+
+impl From<bool> for Value {
+    fn from(v: bool) -> Self {
+        Value::Bool(v)
+    }
+}
+impl From<f32> for Value {
+    fn from(v: f32) -> Self {
+        Value::F32(v)
+    }
+}
+impl From<f64> for Value {
+    fn from(v: f64) -> Self {
+        Value::F64(v)
+    }
+}
+impl From<&str> for Value {
+    fn from(v: &str) -> Self {
+        Value::Str(v.to_owned())
+    }
+}
+impl From<String> for Value {
+    fn from(v: String) -> Self {
+        Value::Str(v)
+    }
+}
+impl From<Vec<u8>> for Value {
+    fn from(v: Vec<u8>) -> Self {
+        Value::Bytes(v)
+    }
+}
+impl From<Vec<Value>> for Value {
+    fn from(v: Vec<Value>) -> Self {
+        Value::Array(v)
+    }
+}
+impl From<Time> for Value {
+    fn from(v: Time) -> Self {
+        Value::Time(v)
+    }
+}
+impl<T: Into<Value>> From<Option<T>> for Value {
+    fn from(v: Option<T>) -> Self {
+        v.map_or(Value::Nil, Into::into)
+    }
+}

@@ -1,0 +1,1 @@
+//! The json handle of the codec family (being written).

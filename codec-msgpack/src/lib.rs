@@ -1,0 +1,1 @@
+//! The msgpack handle of the codec family (being written).

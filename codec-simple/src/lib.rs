@@ -1,0 +1,1 @@
+//! The simple handle of the codec family (being written).

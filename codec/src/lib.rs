@@ -1,0 +1,2 @@
+//! codec facade (being written).
+pub use codec_core::*;
