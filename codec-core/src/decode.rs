@@ -46,10 +46,27 @@ pub trait Decode<'de>: Sized {
     fn decode_array<R: Read<'de>, F: DecodeFormat, const N: usize>(
         d: &mut Decoder<'de, R, F>,
     ) -> Result<[Self; N]> {
-        let v: Vec<Self> = d.decode_fixed_array(N)?;
-        let found = v.len();
-        v.try_into()
-            .map_err(|_| Error::new(ErrorKind::InvalidLength { expected: N, found }))
+        let mut seq = d.array_begin()?;
+        let mut err: Option<Error> = None;
+        let items: [Option<Self>; N] = std::array::from_fn(|i| {
+            if err.is_some() {
+                return None;
+            }
+            let item = match d.array_next(&mut seq) {
+                Ok(true) => Self::decode(d).map_err(|e| e.in_index(i)),
+                Ok(false) => {
+                    Err(Error::new(ErrorKind::InvalidLength { expected: N, found: i }).at(d.offset()))
+                }
+                Err(e) => Err(e),
+            };
+            item.map_err(|e| err = Some(e)).ok()
+        });
+        if let Some(e) = err {
+            return Err(e);
+        }
+        d.fixed_array_end(seq, N)?;
+        // Every slot is `Some`: an empty slot always comes with `err` set.
+        Ok(items.map(|item| item.expect("every array item was decoded")))
     }
 }
 
@@ -320,7 +337,7 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
         while self.array_next(&mut seq)? {
             self.skip()?;
         }
-        self.depth -= 1;
+        self.depth = self.depth.saturating_sub(1);
         Ok(())
     }
 
@@ -358,7 +375,7 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
             self.map_value(&mut seq)?;
             self.skip()?;
         }
-        self.depth -= 1;
+        self.depth = self.depth.saturating_sub(1);
         Ok(())
     }
 
@@ -372,7 +389,7 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
     /// Leaves the level entered by [`Decoder::enter_nested`].
     #[inline]
     pub fn leave(&mut self) {
-        self.depth -= 1;
+        self.depth = self.depth.saturating_sub(1);
     }
 
     /// Skips one whole item.
