@@ -35,10 +35,16 @@ pub fn to_value<T: Encode + ?Sized>(v: &T) -> Result<Value> {
 
 /// Converts a [`Value`] into a typed value.
 pub fn from_value<T: for<'de> Decode<'de>>(v: &Value) -> Result<T> {
+    from_value_with(v, DecodeOptions::default())
+}
+
+/// Converts a [`Value`] into a typed value under decoding options (for
+/// example `error_on_unknown_field`).
+pub fn from_value_with<T: for<'de> Decode<'de>>(v: &Value, opts: DecodeOptions) -> Result<T> {
     let mut events = Vec::new();
     flatten(v, &mut events);
     let walker = ValueWalker { events, pos: 0 };
-    let mut d = Decoder::new(SliceReader::new(&[]), walker, DecodeOptions::default());
+    let mut d = Decoder::new(SliceReader::new(&[]), walker, opts);
     let out = T::decode(&mut d)?;
     if d.format_mut().pos != d.format_mut().events.len() {
         return Err(Error::new(crate::ErrorKind::TrailingData));
@@ -60,6 +66,12 @@ pub struct ValueBuilder {
 }
 
 impl ValueBuilder {
+    /// The value built, once exactly one complete item has been written
+    /// (use with an [`Encoder`] built with options of your choice).
+    pub fn into_value(self) -> Option<Value> {
+        self.done
+    }
+
     fn push(&mut self, mut v: Value) -> Result<()> {
         loop {
             match self.stack.last_mut() {

@@ -303,6 +303,11 @@ impl<W: Write, F: EncodeFormat> Encoder<W, F> {
         V: Encode + 'a + ?Sized,
         I: IntoIterator<Item = (&'a K, &'a V)>,
     {
+        if self.f.sort_keys_by_encoding() && len > 1 {
+            let mut entries: Vec<(&K, &V)> = iter.into_iter().collect();
+            self.sort_by_encoding(&mut entries)?;
+            return self.write_map_entries(len, entries);
+        }
         if self.opts.canonical && !sorted && len > 1 {
             let mut entries: Vec<(&K, &V)> = iter.into_iter().collect();
             self.sort_canonical(&mut entries)?;
@@ -318,9 +323,14 @@ impl<W: Write, F: EncodeFormat> Encoder<W, F> {
         T: Encode + 'a + ?Sized,
         I: IntoIterator<Item = &'a T>,
     {
-        if self.opts.canonical && !sorted && len > 1 {
+        let bytewise = self.f.sort_keys_by_encoding();
+        if (bytewise || (self.opts.canonical && !sorted)) && len > 1 {
             let mut items: Vec<(&T, &())> = iter.into_iter().map(|t| (t, &())).collect();
-            self.sort_canonical(&mut items)?;
+            if bytewise {
+                self.sort_by_encoding(&mut items)?;
+            } else {
+                self.sort_canonical(&mut items)?;
+            }
             return self.encode_array_iter(len, items.into_iter().map(|(t, _)| t));
         }
         self.encode_array_iter(len, iter)
@@ -362,6 +372,14 @@ impl<W: Write, F: EncodeFormat> Encoder<W, F> {
             return Ok(());
         }
         // Keys without a natural order sort by their encoded bytes.
+        self.sort_by_encoding(entries)
+    }
+
+    /// Sorts map entries by the bytes of their encoded keys.
+    fn sort_by_encoding<K: Encode + ?Sized, V: ?Sized>(
+        &self,
+        entries: &mut [(&K, &V)],
+    ) -> Result<()> {
         let mut keyed: Vec<(Vec<u8>, usize)> = Vec::with_capacity(entries.len());
         for (i, (k, _)) in entries.iter().enumerate() {
             keyed.push((self.encode_on_side(*k)?, i));

@@ -253,6 +253,15 @@ pub trait EncodeFormat: Sized {
     /// A fresh driver with the same options and no per-stream state, used to
     /// encode map keys on the side for canonical ordering.
     fn side(&self) -> Self;
+
+    /// True when map entries (and set items) must always be sorted by the
+    /// bytes of their encoded keys, whatever the `canonical` option says and
+    /// whatever order the key type has (CBOR's RFC 8949 core deterministic
+    /// encoding). Defaults to false.
+    #[inline]
+    fn sort_keys_by_encoding(&self) -> bool {
+        false
+    }
 }
 
 /// The decoding half of a format driver.
@@ -366,4 +375,11 @@ pub trait DecodeFormat: Sized {
     /// Called when a new top-level value starts in a stream (resets per-value state).
     #[inline]
     fn reset(&mut self) {}
+
+    /// True when decoding a map into [`Value`](crate::Value) must fail if a key
+    /// appears twice (CBOR's `reject_duplicate_keys`). Defaults to false.
+    #[inline]
+    fn reject_duplicate_keys(&self) -> bool {
+        false
+    }
 }

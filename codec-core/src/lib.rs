@@ -43,6 +43,8 @@
 extern crate self as codec;
 
 pub mod convert;
+#[doc(hidden)]
+pub mod derive_support;
 mod decode;
 mod encode;
 mod error;
@@ -54,7 +56,7 @@ mod read;
 mod time;
 mod value;
 
-pub use convert::{from_value, to_value};
+pub use convert::{from_value, from_value_with, to_value};
 pub use decode::{Decode, DecodeOwned, Decoder, skip_generic};
 pub use encode::{CanonicalKey, Encode, Encoder};
 pub use error::{Error, ErrorKind, PathSegment, Result};

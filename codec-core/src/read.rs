@@ -83,6 +83,18 @@ pub trait Read<'de> {
     /// Marks `n` bytes of the last [`Read::fill_buf`] as consumed.
     fn consume(&mut self, n: usize);
 
+    /// Up to `n` unconsumed bytes, without consuming them: fewer than `n`
+    /// only at the end of input. Lets a format look at a whole item head
+    /// (CBOR: a tag number, or the argument of a negative integer) before
+    /// choosing how to read it. Readers keep at least 64 bytes of lookahead.
+    ///
+    /// The default returns [`Read::fill_buf`], which may be shorter than `n`
+    /// before the end of input; the readers of this crate override it.
+    fn peek_bytes(&mut self, n: usize) -> Result<&[u8]> {
+        let _ = n;
+        self.fill_buf()
+    }
+
     /// How many bytes are known to remain, if the reader knows (a slice does).
     /// Used to refuse declared lengths the input cannot hold.
     fn remaining_hint(&self) -> Option<usize>;
@@ -202,6 +214,12 @@ impl<'de> Read<'de> for SliceReader<'de> {
     #[inline]
     fn consume(&mut self, n: usize) {
         self.pos = (self.pos + n).min(self.input.len());
+    }
+
+    #[inline]
+    fn peek_bytes(&mut self, n: usize) -> Result<&[u8]> {
+        let rest = &self.input[self.pos..];
+        Ok(&rest[..n.min(rest.len())])
     }
 
     #[inline]
@@ -384,6 +402,26 @@ impl<'de, R: std::io::Read> Read<'de> for IoReader<R> {
         self.take(n);
     }
 
+    fn peek_bytes(&mut self, n: usize) -> Result<&[u8]> {
+        let n = n.min(self.buf.len());
+        if self.end - self.pos < n {
+            // Move the unread bytes to the front and read until `n` are buffered.
+            self.buf.copy_within(self.pos..self.end, 0);
+            self.base += self.pos as u64;
+            self.end -= self.pos;
+            self.pos = 0;
+            while self.end < n {
+                match self.inner.read(&mut self.buf[self.end..]) {
+                    Ok(0) => break,
+                    Ok(k) => self.end += k,
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                    Err(e) => return Err(Error::from(e).at(self.base + self.end as u64)),
+                }
+            }
+        }
+        Ok(&self.buf[self.pos..self.end.min(self.pos + n)])
+    }
+
     #[inline]
     fn remaining_hint(&self) -> Option<usize> {
         None
@@ -443,6 +481,9 @@ mod tests {
         let buf = r.fill_buf().unwrap().to_vec();
         assert_eq!(buf.first(), Some(&10));
         r.consume(1);
+        assert_eq!(r.peek_bytes(2).unwrap(), &[11, 12]);
+        assert_eq!(r.peek_bytes(5).unwrap(), &[11, 12]);
+        assert_eq!(r.offset(), 10);
         let err = r.read_slice(100, &mut scratch).unwrap_err();
         assert!(err.is_eof());
     }

@@ -368,7 +368,14 @@ impl<'de> Decode<'de> for Value {
             Kind::Array => Value::Array(d.decode_array_vec()?),
             Kind::Map => {
                 let mut m = Vec::new();
+                let at = d.offset();
                 d.decode_map_entries(|k, v| m.push((k, v)))?;
+                if m.len() > 1 && d.format_mut().reject_duplicate_keys() {
+                    let mut seen = std::collections::HashSet::with_capacity(m.len());
+                    if let Some((k, _)) = m.iter().find(|(k, _)| !seen.insert(k)) {
+                        return Err(crate::Error::syntax(format!("duplicate map key {k}")).at(at));
+                    }
+                }
                 Value::Map(m)
             }
             Kind::Ext => {

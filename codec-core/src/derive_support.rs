@@ -1,0 +1,343 @@
+//! Items used by `#[derive(Codec)]`-generated code. Not part of the public API:
+//! names and signatures here may change in any release.
+//!
+//! - [`Flatten`] / [`FlattenDecode`]: implemented by the derive for every struct
+//!   with named fields and string keys, so an outer struct with a
+//!   `#[codec(flatten)]` field can inline the inner struct's entries (ugorji's
+//!   embedded structs).
+//! - [`RestEncode`] / [`RestDecode`]: the map types a `#[codec(rest)]` field may
+//!   have (`BTreeMap<String, V>`, `HashMap<String, V, S>`), which keep unknown keys.
+//! - Cold error constructors and key readers, so generated code stays small.
+
+use crate::{
+    Decode, DecodeFormat, Decoder, Encode, EncodeFormat, EncodeOptions, Encoder, Error, ErrorKind,
+    Kind, PathSegment, Read, Result, Seq, Write,
+};
+use std::collections::{BTreeMap, HashMap};
+use std::hash::BuildHasher;
+
+pub use std::default::Default;
+pub use std::option::Option::{self, None, Some};
+pub use std::result::Result::{Err, Ok};
+pub use std::string::String;
+pub use std::vec::Vec;
+
+/// The encoding half of a struct that can be flattened into another.
+pub trait Flatten: Encode {
+    /// Items this struct contributes in array form (its fields, recursively inlined).
+    const ARRAY_LEN: usize;
+    /// Entries this struct contributes in map form under `opts` (after omitempty).
+    fn flat_len(&self, opts: &EncodeOptions) -> usize;
+    /// Writes this struct's map entries in declaration order; `index` counts entries.
+    fn flat_encode_map<W: Write, F: EncodeFormat>(
+        &self,
+        e: &mut Encoder<W, F>,
+        index: &mut usize,
+    ) -> Result<()>;
+    /// Writes this struct's fields as array items; `index` counts items.
+    fn flat_encode_array<W: Write, F: EncodeFormat>(
+        &self,
+        e: &mut Encoder<W, F>,
+        index: &mut usize,
+    ) -> Result<()>;
+    /// Pushes the names of the entries written in map form (for canonical order).
+    fn flat_names<'a>(&'a self, opts: &EncodeOptions, out: &mut Vec<&'a str>);
+    /// Writes the key and value of the entry `name` (the caller wrote `map_key`);
+    /// false if no entry of this struct has that name.
+    fn flat_encode_entry<W: Write, F: EncodeFormat>(
+        &self,
+        name: &str,
+        e: &mut Encoder<W, F>,
+    ) -> Result<bool>;
+}
+
+/// The decoding half of a struct that can be flattened into another.
+pub trait FlattenDecode<'de>: Sized {
+    /// The partly decoded fields (a tuple of `Option`s).
+    type State;
+    /// Whether this struct (or one flattened into it) keeps unknown keys.
+    const HAS_REST: bool;
+    /// Number of field ids: this struct's own fields plus those of the structs flattened into it.
+    const ID_COUNT: usize;
+    /// A state with no field decoded.
+    fn flat_init() -> Self::State;
+    /// The id of the field whose key is `name`, if any.
+    fn flat_field_id(name: &str) -> Option<usize>;
+    /// Decodes the value of field `id` (from [`FlattenDecode::flat_field_id`]).
+    fn flat_decode_field<R: Read<'de>, F: DecodeFormat>(
+        st: &mut Self::State,
+        id: usize,
+        d: &mut Decoder<'de, R, F>,
+    ) -> Result<()>;
+    /// Decodes the value of an unknown key into the rest map (only when `HAS_REST`).
+    fn flat_decode_rest<R: Read<'de>, F: DecodeFormat>(
+        st: &mut Self::State,
+        key: String,
+        d: &mut Decoder<'de, R, F>,
+    ) -> Result<()>;
+    /// Decodes this struct's fields from the next array items; false when the array ended first.
+    fn flat_decode_array<R: Read<'de>, F: DecodeFormat>(
+        st: &mut Self::State,
+        d: &mut Decoder<'de, R, F>,
+        seq: &mut Seq,
+    ) -> Result<bool>;
+    /// Builds the value, filling missing fields (or failing with `MissingField`).
+    fn flat_finish(st: Self::State) -> Result<Self>;
+}
+
+/// The encoding half of a `#[codec(rest)]` map.
+pub trait RestEncode {
+    /// Number of entries.
+    fn rest_len(&self) -> usize;
+    /// Writes every entry; `index` counts map entries.
+    fn rest_encode<W: Write, F: EncodeFormat>(
+        &self,
+        e: &mut Encoder<W, F>,
+        index: &mut usize,
+    ) -> Result<()>;
+    /// Pushes every key (for canonical order).
+    fn rest_names<'a>(&'a self, out: &mut Vec<&'a str>);
+    /// Writes the key and value of entry `name`; false if absent.
+    fn rest_encode_entry<W: Write, F: EncodeFormat>(
+        &self,
+        name: &str,
+        e: &mut Encoder<W, F>,
+    ) -> Result<bool>;
+}
+
+/// The decoding half of a `#[codec(rest)]` map.
+pub trait RestDecode<'de>: Default {
+    /// Decodes the value of the unknown key `key` and keeps it.
+    fn rest_insert<R: Read<'de>, F: DecodeFormat>(
+        &mut self,
+        key: String,
+        d: &mut Decoder<'de, R, F>,
+    ) -> Result<()>;
+}
+
+fn rest_write<W: Write, F: EncodeFormat, V: Encode>(
+    e: &mut Encoder<W, F>,
+    k: &str,
+    v: &V,
+) -> Result<()> {
+    e.encode_str(k)?;
+    e.map_value()?;
+    v.encode(e).map_err(|err| err.within(PathSegment::Key(k.to_owned())))
+}
+
+impl<V: Encode> RestEncode for BTreeMap<String, V> {
+    #[inline]
+    fn rest_len(&self) -> usize {
+        self.len()
+    }
+    fn rest_encode<W: Write, F: EncodeFormat>(
+        &self,
+        e: &mut Encoder<W, F>,
+        index: &mut usize,
+    ) -> Result<()> {
+        for (k, v) in self {
+            e.map_key(*index)?;
+            rest_write(e, k, v)?;
+            *index += 1;
+        }
+        Ok(())
+    }
+    fn rest_names<'a>(&'a self, out: &mut Vec<&'a str>) {
+        out.extend(self.keys().map(String::as_str));
+    }
+    fn rest_encode_entry<W: Write, F: EncodeFormat>(
+        &self,
+        name: &str,
+        e: &mut Encoder<W, F>,
+    ) -> Result<bool> {
+        match self.get(name) {
+            Some(v) => rest_write(e, name, v).map(|()| true),
+            None => Ok(false),
+        }
+    }
+}
+
+impl<V: Encode, S: BuildHasher> RestEncode for HashMap<String, V, S> {
+    #[inline]
+    fn rest_len(&self) -> usize {
+        self.len()
+    }
+    fn rest_encode<W: Write, F: EncodeFormat>(
+        &self,
+        e: &mut Encoder<W, F>,
+        index: &mut usize,
+    ) -> Result<()> {
+        // Under `canonical` the derive sorts all names first and uses `rest_encode_entry`.
+        for (k, v) in self {
+            e.map_key(*index)?;
+            rest_write(e, k, v)?;
+            *index += 1;
+        }
+        Ok(())
+    }
+    fn rest_names<'a>(&'a self, out: &mut Vec<&'a str>) {
+        out.extend(self.keys().map(String::as_str));
+    }
+    fn rest_encode_entry<W: Write, F: EncodeFormat>(
+        &self,
+        name: &str,
+        e: &mut Encoder<W, F>,
+    ) -> Result<bool> {
+        match self.get(name) {
+            Some(v) => rest_write(e, name, v).map(|()| true),
+            None => Ok(false),
+        }
+    }
+}
+
+impl<'de, V: Decode<'de>> RestDecode<'de> for BTreeMap<String, V> {
+    fn rest_insert<R: Read<'de>, F: DecodeFormat>(
+        &mut self,
+        key: String,
+        d: &mut Decoder<'de, R, F>,
+    ) -> Result<()> {
+        match V::decode(d) {
+            Ok(v) => {
+                self.insert(key, v);
+                Ok(())
+            }
+            Err(err) => Err(err.within(PathSegment::Key(key))),
+        }
+    }
+}
+
+impl<'de, V: Decode<'de>, S: BuildHasher + Default> RestDecode<'de> for HashMap<String, V, S> {
+    fn rest_insert<R: Read<'de>, F: DecodeFormat>(
+        &mut self,
+        key: String,
+        d: &mut Decoder<'de, R, F>,
+    ) -> Result<()> {
+        match V::decode(d) {
+            Ok(v) => {
+                self.insert(key, v);
+                Ok(())
+            }
+            Err(err) => Err(err.within(PathSegment::Key(key))),
+        }
+    }
+}
+
+/// What a struct map key resolved to while decoding.
+#[derive(Debug)]
+pub enum FieldKey {
+    /// A field id (own fields first, then the flattened structs' ids).
+    Id(usize),
+    /// An unknown key kept by a `#[codec(rest)]` map.
+    Rest(String),
+    /// An unknown key whose value is skipped.
+    Skip,
+}
+
+/// Sorts entry names into canonical (bytewise) order.
+#[inline]
+pub fn sort_names(names: &mut [&str]) {
+    names.sort_unstable();
+}
+
+/// `MissingField(name)`.
+#[cold]
+pub fn missing_field(name: &'static str) -> Error {
+    Error::new(ErrorKind::MissingField(name))
+}
+
+/// `DuplicateField(name)` at the decoder's offset.
+#[cold]
+pub fn duplicate_field(name: &'static str, offset: u64) -> Error {
+    Error::new(ErrorKind::DuplicateField(name)).at(offset)
+}
+
+/// `UnknownField(key)` at the decoder's offset.
+#[cold]
+pub fn unknown_field(key: &str, offset: u64) -> Error {
+    Error::new(ErrorKind::UnknownField(key.to_owned())).at(offset)
+}
+
+/// `UnknownVariant(name)` at the decoder's offset.
+#[cold]
+pub fn unknown_variant(name: &str, offset: u64) -> Error {
+    Error::new(ErrorKind::UnknownVariant(name.to_owned())).at(offset)
+}
+
+/// A type mismatch for the next item at the decoder's offset.
+#[cold]
+pub fn mismatch(kind: Kind, expected: &'static str, offset: u64) -> Error {
+    kind.mismatch(expected).at(offset)
+}
+
+/// `InvalidLength` for a tuple struct or tuple variant given too few items.
+#[cold]
+pub fn too_short(expected: usize, found: usize, offset: u64) -> Error {
+    Error::new(ErrorKind::InvalidLength { expected, found }).at(offset)
+}
+
+/// An enum in map form with other than one entry.
+#[cold]
+pub fn enum_map_len(offset: u64) -> Error {
+    Error::syntax("an enum in map form must have exactly one entry").at(offset)
+}
+
+/// A variant with a payload given as a bare tag (without its payload).
+#[cold]
+pub fn variant_needs_payload(name: &'static str, offset: u64) -> Error {
+    Error::type_mismatch("a one-entry map holding the variant's payload", "a bare tag")
+        .within(PathSegment::Variant(name))
+        .at(offset)
+}
+
+/// Adds `::Variant` to an error's path.
+#[cold]
+pub fn in_variant(err: Error, name: &'static str) -> Error {
+    err.within(PathSegment::Variant(name))
+}
+
+/// An integer struct key or enum tag as read from the input.
+#[derive(Debug)]
+pub enum IntKey {
+    /// An integer (or a text string holding one, as JSON keys do).
+    Int(i64),
+    /// Anything else, described for an error message (the item was consumed).
+    Other(String),
+}
+
+/// Reads an integer key: an integer item, or a text string holding a
+/// decimal integer (JSON map keys). Other items are consumed and described.
+pub fn read_int_key<'de, R: Read<'de>, F: DecodeFormat>(
+    d: &mut Decoder<'de, R, F>,
+) -> Result<IntKey> {
+    match d.peek_kind()? {
+        Kind::Int | Kind::Uint | Kind::BigInt => {
+            let n = d.decode_i128()?;
+            Ok(match i64::try_from(n) {
+                Ok(n) => IntKey::Int(n),
+                Err(_) => IntKey::Other(n.to_string()),
+            })
+        }
+        Kind::Str => {
+            let s = d.decode_str()?;
+            Ok(match s.parse::<i64>() {
+                Ok(n) => IntKey::Int(n),
+                Err(_) => IntKey::Other(format!("{:?}", &*s)),
+            })
+        }
+        kind => {
+            d.skip()?;
+            Ok(IntKey::Other(format!("({kind})")))
+        }
+    }
+}
+
+impl IntKey {
+    /// The key as text, for an error message.
+    #[cold]
+    pub fn describe(&self) -> String {
+        match self {
+            IntKey::Int(n) => n.to_string(),
+            IntKey::Other(s) => s.clone(),
+        }
+    }
+}

@@ -1,0 +1,702 @@
+//! [`MsgpackDecoder`]: the decoding half of the MessagePack driver.
+
+use crate::MsgpackHandle;
+use crate::spec::*;
+use codec_core::{DecodeFormat, Error, ErrorKind, Kind, Read, Reference, Result, Seq, Time};
+
+/// The MessagePack [`DecodeFormat`]: reads every format byte of the spec.
+///
+/// What it accepts for each target, following ugorji:
+/// - integers from any integer encoding that fits, and from float32/float64
+///   when the value is integral and in range;
+/// - floats from either float width or from any integer;
+/// - bools from `c2`/`c3` and, as ugorji does, from the fixints `0`/`1`;
+/// - text from str *and* bin items (if UTF-8), bytes from bin *and* str items;
+/// - times from the timestamp extension (-1, any ext container holding 4, 8
+///   or 12 bytes) and from a raw str/bin item of 4, 8 or 12 bytes (ugorji's
+///   old-spec time). Nanoseconds above 999,999,999 are an error (ugorji
+///   normalises them; the spec forbids them);
+/// - `c1` (never used) is an error everywhere.
+///
+/// Declared lengths are never trusted beyond the input: byte strings are
+/// read (or borrowed) only as far as the input goes, and collections are
+/// pre-allocated through the shared decoder's bounded `prealloc`.
+#[derive(Debug, Clone)]
+pub struct MsgpackDecoder {
+    /// str items are text in [`Kind`] (write_ext or raw_to_string); otherwise bytes.
+    text_strings: bool,
+    /// The next item is a map key (turns raw items into text, as ugorji does).
+    key_next: bool,
+    /// Items still to skip in each enclosing container (reused by `skip`).
+    skip_stack: Vec<u64>,
+}
+
+/// A number read from any msgpack numeric encoding.
+enum Num {
+    I(i64),
+    U(u64),
+    F(f64),
+}
+
+/// The kind of item a leading byte starts (ext items are reported as
+/// [`Kind::Ext`] here: telling timestamps apart needs the type byte).
+fn kind_of(b: u8, text_strings: bool) -> Kind {
+    match b {
+        0x00..=POS_FIXINT_MAX | INT8..=INT64 | NEG_FIXINT_MIN..=0xff => Kind::Int,
+        UINT8..=UINT64 => Kind::Uint,
+        0x80..=0x8f | MAP16 | MAP32 => Kind::Map,
+        0x90..=0x9f | ARRAY16 | ARRAY32 => Kind::Array,
+        FIXSTR..=0xbf | STR8..=STR32 => {
+            if text_strings {
+                Kind::Str
+            } else {
+                Kind::Bytes
+            }
+        }
+        NIL | RESERVED => Kind::Nil,
+        FALSE | TRUE => Kind::Bool,
+        BIN8..=BIN32 => Kind::Bytes,
+        FLOAT32 => Kind::Float32,
+        FLOAT64 => Kind::Float64,
+        EXT8..=EXT32 | FIXEXT1..=FIXEXT16 => Kind::Ext,
+    }
+}
+
+#[cold]
+fn reserved() -> Error {
+    Error::syntax("the byte 0xc1 is never used in msgpack")
+}
+
+#[cold]
+fn unexpected<'de, R: Read<'de>>(r: &R, b: u8, expected: &'static str) -> Error {
+    let e = if b == RESERVED {
+        reserved()
+    } else {
+        kind_of(b, true).mismatch(expected)
+    };
+    e.at(r.offset().saturating_sub(1))
+}
+
+#[inline]
+fn be16<'de, R: Read<'de>>(r: &mut R) -> Result<usize> {
+    Ok(usize::from(u16::from_be_bytes(r.read_array()?)))
+}
+
+#[inline]
+fn be32<'de, R: Read<'de>>(r: &mut R) -> Result<usize> {
+    let n = u32::from_be_bytes(r.read_array()?);
+    usize::try_from(n).map_err(|_| Error::out_of_range("usize", n))
+}
+
+/// The length of a str or bin item starting with `b`, or `None` if `b` starts something else.
+#[inline]
+fn string_len<'de, R: Read<'de>>(r: &mut R, b: u8) -> Result<Option<usize>> {
+    Ok(Some(match b {
+        FIXSTR..=0xbf => usize::from(b & 0x1f),
+        STR8 | BIN8 => usize::from(r.read_u8()?),
+        STR16 | BIN16 => be16(r)?,
+        STR32 | BIN32 => be32(r)?,
+        _ => return Ok(None),
+    }))
+}
+
+/// The payload length and type byte of an ext item starting with `b`.
+#[inline]
+fn ext_header<'de, R: Read<'de>>(r: &mut R, b: u8) -> Result<Option<(usize, u8)>> {
+    let len = match b {
+        FIXEXT1 => 1,
+        FIXEXT2 => 2,
+        FIXEXT4 => 4,
+        FIXEXT8 => 8,
+        FIXEXT16 => 16,
+        EXT8 => usize::from(r.read_u8()?),
+        EXT16 => be16(r)?,
+        EXT32 => be32(r)?,
+        _ => return Ok(None),
+    };
+    Ok(Some((len, r.read_u8()?)))
+}
+
+/// Reads the number starting with `b`, or `None` if `b` starts something else.
+#[inline]
+fn read_num<'de, R: Read<'de>>(r: &mut R, b: u8) -> Result<Option<Num>> {
+    Ok(Some(match b {
+        0x00..=POS_FIXINT_MAX => Num::I(i64::from(b)),
+        NEG_FIXINT_MIN..=0xff => Num::I(i64::from(b as i8)),
+        UINT8 => Num::U(u64::from(r.read_u8()?)),
+        UINT16 => Num::U(u64::from(u16::from_be_bytes(r.read_array()?))),
+        UINT32 => Num::U(u64::from(u32::from_be_bytes(r.read_array()?))),
+        UINT64 => Num::U(u64::from_be_bytes(r.read_array()?)),
+        INT8 => Num::I(i64::from(r.read_u8()? as i8)),
+        INT16 => Num::I(i64::from(i16::from_be_bytes(r.read_array()?))),
+        INT32 => Num::I(i64::from(i32::from_be_bytes(r.read_array()?))),
+        INT64 => Num::I(i64::from_be_bytes(r.read_array()?)),
+        FLOAT32 => Num::F(f64::from(f32::from_bits(u32::from_be_bytes(
+            r.read_array()?,
+        )))),
+        FLOAT64 => Num::F(f64::from_bits(u64::from_be_bytes(r.read_array()?))),
+        _ => return Ok(None),
+    }))
+}
+
+/// 2^63 as f64: the first float above the `i64` range.
+const TWO_63: f64 = 9_223_372_036_854_775_808.0;
+
+impl MsgpackDecoder {
+    /// A decoder with the settings of `h`.
+    pub fn new(h: &MsgpackHandle) -> Self {
+        MsgpackDecoder {
+            text_strings: h.write_ext || h.raw_to_string,
+            key_next: false,
+            skip_stack: Vec::new(),
+        }
+    }
+
+    /// The kind a str item has here: text for `write_ext`/`raw_to_string`
+    /// handles and in map-key position; bytes otherwise (ugorji's old spec).
+    #[inline]
+    fn str_kind(&self) -> Kind {
+        if self.text_strings || self.key_next {
+            Kind::Str
+        } else {
+            Kind::Bytes
+        }
+    }
+
+    /// Reads a number of any encoding for a target named `expected`.
+    #[inline]
+    fn num<'de, R: Read<'de>>(r: &mut R, expected: &'static str) -> Result<Num> {
+        let b = r.read_u8()?;
+        match read_num(r, b)? {
+            Some(n) => Ok(n),
+            None => Err(unexpected(r, b, expected)),
+        }
+    }
+
+    /// Reads a container header whose fix range starts at `fix`.
+    #[inline]
+    fn container<'de, R: Read<'de>>(
+        r: &mut R,
+        fix: u8,
+        b16: u8,
+        b32: u8,
+        expected: &'static str,
+    ) -> Result<Seq> {
+        let b = r.read_u8()?;
+        let len = if b & 0xf0 == fix {
+            usize::from(b & 0x0f)
+        } else if b == b16 {
+            be16(r)?
+        } else if b == b32 {
+            be32(r)?
+        } else {
+            return Err(unexpected(r, b, expected));
+        };
+        Ok(Seq::definite(len))
+    }
+}
+
+impl DecodeFormat for MsgpackDecoder {
+    const NAME: &'static str = "msgpack";
+
+    /// Positive fixints and `d0`..`d3` are [`Kind::Int`] and `cc`..`cf`
+    /// [`Kind::Uint`] (ugorji: fixint → int64, uint family → uint64); ext
+    /// type -1 is [`Kind::Time`]; str items are [`Kind::Str`] or
+    /// [`Kind::Bytes`] as the handle says (see [`MsgpackHandle::write_ext`]).
+    fn peek_kind<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<Kind> {
+        let b = r.peek()?.ok_or_else(Error::eof)?;
+        let type_at = match b {
+            FIXSTR..=0xbf | STR8..=STR32 => return Ok(self.str_kind()),
+            RESERVED => return Err(reserved()),
+            FIXEXT1..=FIXEXT16 => 1,
+            EXT8 => 2,
+            EXT16 => 3,
+            EXT32 => 5,
+            _ => return Ok(kind_of(b, self.text_strings)),
+        };
+        // The type byte follows the length: look ahead without consuming.
+        match r.peek_bytes(type_at + 1)?.get(type_at) {
+            Some(&TIMESTAMP_TYPE) => Ok(Kind::Time),
+            Some(_) => Ok(Kind::Ext),
+            None => Err(Error::eof()),
+        }
+    }
+
+    #[inline]
+    fn try_nil<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<bool> {
+        if r.peek()? == Some(NIL) {
+            r.read_u8()?;
+            Ok(true)
+        } else {
+            Ok(false)
+        }
+    }
+
+    /// `c2`/`c3`, and the fixints `0`/`1` as ugorji accepts them.
+    #[inline]
+    fn read_bool<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<bool> {
+        match r.read_u8()? {
+            FALSE | 0x00 => Ok(false),
+            TRUE | 0x01 => Ok(true),
+            b => Err(unexpected(r, b, "bool")),
+        }
+    }
+
+    #[inline]
+    fn read_i64<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<i64> {
+        match Self::num(r, "i64")? {
+            Num::I(v) => Ok(v),
+            Num::U(v) => i64::try_from(v).map_err(|_| Error::out_of_range("i64", v)),
+            Num::F(f) => {
+                if f.fract() == 0.0 && (-TWO_63..TWO_63).contains(&f) {
+                    Ok(f as i64)
+                } else {
+                    Err(Error::out_of_range("i64", f))
+                }
+            }
+        }
+    }
+
+    #[inline]
+    fn read_u64<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<u64> {
+        match Self::num(r, "u64")? {
+            Num::I(v) => u64::try_from(v).map_err(|_| Error::out_of_range("u64", v)),
+            Num::U(v) => Ok(v),
+            Num::F(f) => {
+                if f.fract() == 0.0 && (0.0..2.0 * TWO_63).contains(&f) {
+                    Ok(f as u64)
+                } else {
+                    Err(Error::out_of_range("u64", f))
+                }
+            }
+        }
+    }
+
+    #[inline]
+    fn read_f64<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<f64> {
+        Ok(match Self::num(r, "f64")? {
+            Num::I(v) => v as f64,
+            Num::U(v) => v as f64,
+            Num::F(f) => f,
+        })
+    }
+
+    /// float32 exactly; a float64 that is finite and beyond the `f32` range is an error.
+    #[inline]
+    fn read_f32<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<f32> {
+        if r.peek()? == Some(FLOAT32) {
+            r.read_u8()?;
+            return Ok(f32::from_bits(u32::from_be_bytes(r.read_array()?)));
+        }
+        match Self::num(r, "f32")? {
+            Num::I(v) => Ok(v as f32),
+            Num::U(v) => Ok(v as f32),
+            Num::F(f) => {
+                if f.is_finite() && f.abs() > f64::from(f32::MAX) {
+                    Err(Error::out_of_range("f32", f))
+                } else {
+                    Ok(f as f32)
+                }
+            }
+        }
+    }
+
+    #[inline]
+    fn read_str<'de, 's, R: Read<'de>>(
+        &mut self,
+        r: &'s mut R,
+        scratch: &'s mut Vec<u8>,
+    ) -> Result<Reference<'de, 's, str>> {
+        let b = r.read_u8()?;
+        match string_len(r, b)? {
+            Some(len) => r.read_slice(len, scratch)?.into_str(),
+            None => Err(unexpected(r, b, "text string")),
+        }
+    }
+
+    #[inline]
+    fn read_bytes<'de, 's, R: Read<'de>>(
+        &mut self,
+        r: &'s mut R,
+        scratch: &'s mut Vec<u8>,
+    ) -> Result<Reference<'de, 's, [u8]>> {
+        let b = r.read_u8()?;
+        match string_len(r, b)? {
+            Some(len) => r.read_slice(len, scratch),
+            None => Err(unexpected(r, b, "byte string")),
+        }
+    }
+
+    #[inline]
+    fn array_begin<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<Seq> {
+        self.key_next = false;
+        Self::container(r, FIXARRAY, ARRAY16, ARRAY32, "array")
+    }
+
+    #[inline]
+    fn array_next<'de, R: Read<'de>>(&mut self, _r: &mut R, seq: &mut Seq) -> Result<bool> {
+        Ok(seq.next_definite(seq.len.unwrap_or(0)))
+    }
+
+    #[inline]
+    fn map_begin<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<Seq> {
+        self.key_next = false;
+        Self::container(r, FIXMAP, MAP16, MAP32, "map")
+    }
+
+    #[inline]
+    fn map_next<'de, R: Read<'de>>(&mut self, _r: &mut R, seq: &mut Seq) -> Result<bool> {
+        let more = seq.next_definite(seq.len.unwrap_or(0));
+        self.key_next = more;
+        Ok(more)
+    }
+
+    #[inline]
+    fn map_value<'de, R: Read<'de>>(&mut self, _r: &mut R, _seq: &mut Seq) -> Result<()> {
+        self.key_next = false;
+        Ok(())
+    }
+
+    /// The timestamp extension, or a raw str/bin item of 4, 8 or 12 bytes.
+    fn read_time<'de, R: Read<'de>>(&mut self, r: &mut R, scratch: &mut Vec<u8>) -> Result<Time> {
+        let b = r.read_u8()?;
+        let len = if let Some(len) = string_len(r, b)? {
+            len
+        } else if let Some((len, ty)) = ext_header(r, b)? {
+            if ty != TIMESTAMP_TYPE {
+                return Err(Error::syntax(format!(
+                    "expected the timestamp extension (-1), found extension type {}",
+                    ty as i8
+                )));
+            }
+            len
+        } else {
+            return Err(unexpected(r, b, "timestamp"));
+        };
+        if !matches!(len, 4 | 8 | 12) {
+            return Err(Error::syntax(format!(
+                "msgpack timestamp must have 4, 8 or 12 bytes, not {len}"
+            )));
+        }
+        let data = r.read_slice(len, scratch)?;
+        parse_timestamp(&data)
+    }
+
+    /// An extension's type as its wire byte (see
+    /// [`MsgpackEncoder::write_ext`](crate::MsgpackEncoder)) and its data.
+    fn read_ext<'de, 's, R: Read<'de>>(
+        &mut self,
+        r: &'s mut R,
+        scratch: &'s mut Vec<u8>,
+    ) -> Result<(u64, Reference<'de, 's, [u8]>)> {
+        let b = r.read_u8()?;
+        match ext_header(r, b)? {
+            Some((len, ty)) => Ok((u64::from(ty), r.read_slice(len, scratch)?)),
+            None => Err(unexpected(r, b, "extension")),
+        }
+    }
+
+    /// Skips one item without recursion and without checking UTF-8: a
+    /// counter of items left per open container, at most `depth` deep.
+    fn skip<'de, R: Read<'de>>(
+        &mut self,
+        r: &mut R,
+        _scratch: &mut Vec<u8>,
+        depth: u32,
+    ) -> Result<()> {
+        self.key_next = false;
+        let stack = &mut self.skip_stack;
+        stack.clear();
+        let mut left: u64 = 1;
+        loop {
+            while left == 0 {
+                match stack.pop() {
+                    Some(outer) => left = outer,
+                    None => return Ok(()),
+                }
+            }
+            left -= 1;
+            let b = r.read_u8()?;
+            let (items, bytes): (u64, usize) = match b {
+                0x00..=POS_FIXINT_MAX | NEG_FIXINT_MIN..=0xff | NIL | FALSE | TRUE => (0, 0),
+                0x80..=0x8f => (2 * u64::from(b & 0x0f), 0),
+                0x90..=0x9f => (u64::from(b & 0x0f), 0),
+                FIXSTR..=0xbf => (0, usize::from(b & 0x1f)),
+                RESERVED => return Err(reserved()),
+                BIN8 | STR8 => (0, usize::from(r.read_u8()?)),
+                BIN16 | STR16 => (0, be16(r)?),
+                BIN32 | STR32 => (0, be32(r)?),
+                EXT8..=EXT32 | FIXEXT1..=FIXEXT16 => match ext_header(r, b)? {
+                    Some((len, _)) => (0, len),
+                    None => return Err(reserved()),
+                },
+                FLOAT32 | UINT32 | INT32 => (0, 4),
+                FLOAT64 | UINT64 | INT64 => (0, 8),
+                UINT8 | INT8 => (0, 1),
+                UINT16 | INT16 => (0, 2),
+                ARRAY16 => (be16(r)? as u64, 0),
+                ARRAY32 => (be32(r)? as u64, 0),
+                MAP16 => (2 * be16(r)? as u64, 0),
+                MAP32 => (2 * be32(r)? as u64, 0),
+            };
+            if bytes > 0 {
+                r.skip(bytes)?;
+            }
+            if matches!(b, 0x80..=0x9f | ARRAY16..=MAP32) {
+                if stack.len() >= depth as usize {
+                    return Err(Error::new(ErrorKind::DepthLimitExceeded { max: depth }));
+                }
+                if items > 0 {
+                    stack.push(left);
+                    left = items;
+                }
+            }
+        }
+    }
+
+    #[inline]
+    fn reset(&mut self) {
+        self.key_next = false;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use codec_core::{Handle, Value, from_slice, to_vec};
+
+    fn hex(s: &str) -> Vec<u8> {
+        (0..s.len())
+            .step_by(2)
+            .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
+            .collect()
+    }
+
+    fn kind(bytes: &[u8], h: &MsgpackHandle) -> Kind {
+        h.decoder(bytes).peek_kind().unwrap()
+    }
+
+    #[test]
+    fn peek_kind_of_every_family() {
+        let h = MsgpackHandle::default();
+        let cases: &[(&str, Kind)] = &[
+            ("00", Kind::Int),
+            ("7f", Kind::Int),
+            ("ff", Kind::Int),
+            ("d0ff", Kind::Int),
+            ("d30000000000000001", Kind::Int),
+            ("cc01", Kind::Uint),
+            ("cf0000000000000001", Kind::Uint),
+            ("ca00000000", Kind::Float32),
+            ("cb0000000000000000", Kind::Float64),
+            ("c0", Kind::Nil),
+            ("c3", Kind::Bool),
+            ("a161", Kind::Str),
+            ("d90161", Kind::Str),
+            ("c40161", Kind::Bytes),
+            ("90", Kind::Array),
+            ("dc0000", Kind::Array),
+            ("80", Kind::Map),
+            ("df00000000", Kind::Map),
+            ("d40110", Kind::Ext),
+            ("d6ff00000000", Kind::Time),
+            ("c70cff000000000000000000000000", Kind::Time),
+            ("c80004ff00000000", Kind::Time),
+            ("c900000004ff00000000", Kind::Time),
+            ("c9000000010501", Kind::Ext),
+        ];
+        for (b, k) in cases {
+            assert_eq!(kind(&hex(b), &h), *k, "{b}");
+        }
+        let old = MsgpackHandle::ugorji_default();
+        assert_eq!(kind(&hex("a161"), &old), Kind::Bytes);
+        assert_eq!(
+            kind(&hex("a161"), &old.clone().raw_to_string(true)),
+            Kind::Str
+        );
+        assert!(h.decoder(&[0xc1]).peek_kind().is_err());
+        assert!(h.decoder(&[]).peek_kind().is_err());
+        // The type byte of an ext is missing: an error, not a guess.
+        assert!(h.decoder(&[0xc7, 0x01]).peek_kind().is_err());
+    }
+
+    #[test]
+    fn dynamic_values_follow_ugorji() {
+        let h = MsgpackHandle::default();
+        let old = MsgpackHandle::ugorji_default();
+        let v = |b: &str, h: &MsgpackHandle| from_slice::<Value, _>(&hex(b), h).unwrap();
+        assert_eq!(v("05", &h), Value::Int(5));
+        assert_eq!(v("cc05", &h), Value::Uint(5));
+        assert_eq!(v("d005", &h), Value::Int(5));
+        assert_eq!(v("ca3fc00000", &h), Value::F32(1.5));
+        assert_eq!(v("a3616263", &h), Value::from("abc"));
+        assert_eq!(v("a3616263", &old), Value::Bytes(b"abc".to_vec()));
+        // Raw map keys become text in the old spec; values stay bytes.
+        assert_eq!(
+            v("81a16ba176", &old),
+            Value::Map(vec![(Value::from("k"), Value::Bytes(b"v".to_vec()))])
+        );
+        // ... only the key item itself: a key array keeps bytes inside.
+        assert_eq!(
+            v("8191a16b01", &old),
+            Value::Map(vec![(
+                Value::Array(vec![Value::Bytes(b"k".to_vec())]),
+                Value::Int(1)
+            )])
+        );
+        assert_eq!(v("d40110", &old), Value::Ext(1, vec![0x10]));
+        assert_eq!(v("c70180ab", &h), Value::Ext(0x80, vec![0xab]));
+        assert_eq!(
+            v("d6ff5a4af6a5", &old),
+            Value::Time(Time::from_unix(1_514_862_245, 0).unwrap())
+        );
+        let err = from_slice::<Value, _>(&hex("d5ff0000"), &h).unwrap_err();
+        assert!(err.to_string().contains("timestamp"), "{err}");
+    }
+
+    #[test]
+    fn coercions() {
+        let h = MsgpackHandle::default();
+        let d = |b: &str| hex(b);
+        assert_eq!(
+            from_slice::<i64, _>(&d("cb4059000000000000"), &h).unwrap(),
+            100
+        );
+        assert!(from_slice::<i64, _>(&d("cb4059100000000000"), &h).is_err());
+        assert!(from_slice::<i64, _>(&d("cb43e0000000000000"), &h).is_err()); // 2^63
+        assert_eq!(
+            from_slice::<i64, _>(&d("cbc3e0000000000000"), &h).unwrap(),
+            i64::MIN
+        );
+        assert!(from_slice::<u64, _>(&d("cb7ff8000000000000"), &h).is_err()); // NaN
+        assert!(from_slice::<u64, _>(&d("ff"), &h).is_err());
+        assert!(from_slice::<i64, _>(&d("cf8000000000000000"), &h).is_err());
+        assert_eq!(
+            from_slice::<u8, _>(&d("d300000000000000ff"), &h).unwrap(),
+            255
+        );
+        assert!(from_slice::<u8, _>(&d("d10100"), &h).is_err());
+        assert_eq!(from_slice::<f64, _>(&d("cd0100"), &h).unwrap(), 256.0);
+        assert_eq!(
+            from_slice::<f32, _>(&d("cb3ff8000000000000"), &h).unwrap(),
+            1.5
+        );
+        assert!(from_slice::<f32, _>(&d("cb7fefffffffffffff"), &h).is_err());
+        assert!(
+            from_slice::<f32, _>(&d("cb7ff0000000000000"), &h)
+                .unwrap()
+                .is_infinite()
+        );
+        assert!(from_slice::<bool, _>(&d("01"), &h).unwrap());
+        assert!(!from_slice::<bool, _>(&d("00"), &h).unwrap());
+        assert!(from_slice::<bool, _>(&d("02"), &h).is_err());
+        assert_eq!(from_slice::<String, _>(&d("c3"), &h).ok(), None);
+        assert_eq!(
+            from_slice::<String, _>(&d("c403616263"), &h).unwrap(),
+            "abc"
+        );
+        assert!(from_slice::<String, _>(&d("c401ff"), &h).is_err());
+        assert!(from_slice::<String, _>(&d("a1ff"), &h).is_err());
+        assert_eq!(
+            from_slice::<Vec<u8>, _>(&d("d903616263"), &h).unwrap(),
+            b"abc"
+        );
+        assert_eq!(
+            from_slice::<Vec<u8>, _>(&d("9201cc02"), &h).unwrap(),
+            [1, 2]
+        );
+        // Times from the old spec's raw payload, from bin, and from any ext container.
+        let t = Time::from_unix(1_514_862_245, 0).unwrap();
+        for b in [
+            "a45a4af6a5",
+            "c4045a4af6a5",
+            "d6ff5a4af6a5",
+            "c704ff5a4af6a5",
+        ] {
+            assert_eq!(from_slice::<Time, _>(&d(b), &h).unwrap(), t, "{b}");
+        }
+        for bad in [
+            "a35a4af6",
+            "d6015a4af6a5",
+            "c0",
+            "d7ffffffffff00000000",
+            "01",
+        ] {
+            assert!(from_slice::<Time, _>(&d(bad), &h).is_err(), "{bad}");
+        }
+        assert!(from_slice::<(), _>(&d("c1"), &h).is_err());
+    }
+
+    #[test]
+    fn errors_point_at_the_offending_byte() {
+        let h = MsgpackHandle::default();
+        let err = from_slice::<Vec<i64>, _>(&hex("9301a16102"), &h).unwrap_err();
+        assert_eq!(err.offset(), Some(2), "{err}");
+        assert_eq!(err.path_string(), "[1]");
+    }
+
+    /// Golden bytes from ugorji/go/codec v1.2.14 (`ugorji-interop.jsonl`).
+    #[test]
+    fn ugorji_golden_scalars() {
+        let std = MsgpackHandle::ugorji_default().canonical(true);
+        let ext = MsgpackHandle::default().canonical(true);
+        let piu = std.clone().positive_int_unsigned(true);
+        let nfn = std.clone().no_fixed_num(true);
+        let check = |bytes: Vec<u8>, want: &str| assert_eq!(bytes, hex(want), "{want}");
+        check(to_vec(&127i8, &std).unwrap(), "7f");
+        check(to_vec(&1i64, &piu).unwrap(), "01");
+        check(to_vec(&-128i8, &piu).unwrap(), "d080");
+        check(to_vec(&0i64, &nfn).unwrap(), "d000");
+        check(to_vec(&0u64, &nfn).unwrap(), "cc00");
+        check(to_vec(&127i8, &nfn).unwrap(), "d07f");
+        check(to_vec(&1.5f64, &std).unwrap(), "cb3ff8000000000000");
+        check(to_vec(&-0.0f32, &std).unwrap(), "ca80000000");
+        check(to_vec(&f32::NAN, &std).unwrap(), "ca7fc00000");
+        check(to_vec("", &std).unwrap(), "a0");
+        check(
+            to_vec(&"x".repeat(32), &std).unwrap()[..3].to_vec(),
+            "da0020",
+        );
+        check(to_vec(&"x".repeat(32), &ext).unwrap()[..2].to_vec(), "d920");
+        check(
+            to_vec(&"x".repeat(65_536), &ext).unwrap()[..5].to_vec(),
+            "db00010000",
+        );
+        check(to_vec(&Vec::<u8>::new(), &std).unwrap(), "a0");
+        check(to_vec(&Vec::<u8>::new(), &ext).unwrap(), "c400");
+        check(
+            to_vec(&[0xdeu8, 0xad, 0xbe, 0xef], &std).unwrap(),
+            "a4deadbeef",
+        );
+        check(
+            to_vec(&[0xdeu8, 0xad, 0xbe, 0xef], &ext).unwrap(),
+            "c404deadbeef",
+        );
+        check(
+            to_vec(&vec![0u8; 65_536], &std).unwrap()[..5].to_vec(),
+            "db00010000",
+        );
+        let micros = Time::parse_rfc3339("2021-03-04T05:06:07.123456Z").unwrap();
+        check(to_vec(&micros, &ext).unwrap(), "d7ff1d6f280060406abf");
+        let y2600 = Time::parse_rfc3339("2600-01-01T00:00:00.000000001Z").unwrap();
+        check(
+            to_vec(&y2600, &ext).unwrap(),
+            "c70cff0000000100000004a0fe7280",
+        );
+        let pre = Time::from_unix(-1, 0).unwrap();
+        check(to_vec(&pre, &std).unwrap(), "ac00000000ffffffffffffffff");
+        let zone = Time::parse_rfc3339("2020-01-01T08:00:00+08:00").unwrap();
+        check(to_vec(&zone, &std).unwrap(), "a45e0be100");
+        let ints: Vec<i64> = (1..=26).collect();
+        check(to_vec(&ints, &std).unwrap()[..3].to_vec(), "dc001a");
+        // Decoding the same bytes back.
+        assert_eq!(
+            from_slice::<Time, _>(&hex("a45e0be100"), &std).unwrap(),
+            zone.to_utc()
+        );
+        assert_eq!(
+            from_slice::<Value, _>(&hex("a45e0be100"), &std).unwrap(),
+            Value::Bytes(hex("5e0be100"))
+        );
+    }
+}
