@@ -322,10 +322,18 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
     /// Begins the next array item; false at the end of the array.
     #[inline]
     pub fn array_next(&mut self, seq: &mut Seq) -> Result<bool> {
+        if seq.len.is_some_and(|n| seq.index >= n) {
+            return Ok(false);
+        }
         let more = self
             .f
             .array_next(&mut self.r, seq)
             .map_err(|e| self.at(e))?;
+        if !more {
+            // A delimited container has ended: remember it, so that asking
+            // again (as `array_end` does) never reads past its end marker.
+            seq.len = Some(seq.index);
+        }
         if more && seq.index > self.opts.max_len {
             return Err(self.at(limit("max_len", seq.index, self.opts.max_len)));
         }
@@ -355,7 +363,15 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
     /// Begins the next map entry (read its key next); false at the end of the map.
     #[inline]
     pub fn map_next(&mut self, seq: &mut Seq) -> Result<bool> {
+        if seq.len.is_some_and(|n| seq.index >= n) {
+            return Ok(false);
+        }
         let more = self.f.map_next(&mut self.r, seq).map_err(|e| self.at(e))?;
+        if !more {
+            // A delimited container has ended: remember it, so that asking
+            // again (as `map_end` does) never reads past its end marker.
+            seq.len = Some(seq.index);
+        }
         if more && seq.index > self.opts.max_len {
             return Err(self.at(limit("max_len", seq.index, self.opts.max_len)));
         }
