@@ -1,0 +1,833 @@
+//! [`JsonDecoder`]: the decoding half of the JSON format driver, a strict
+//! RFC 8259 parser over any [`Read`] (slices borrow, readers stream).
+
+use crate::base64;
+use crate::encode::GO_ZERO_TIME_SECS;
+use crate::number::{self, Num, Parsed, is_num_byte};
+use codec_core::{DecodeFormat, Error, ErrorKind, Kind, Read, Reference, Result, Seq, Time};
+
+/// Whitespace RFC 8259 allows between tokens.
+#[inline(always)]
+fn is_ws(b: u8) -> bool {
+    matches!(b, b' ' | b'\n' | b'\r' | b'\t')
+}
+
+/// Bytes that end a run of plain string content: `"`, `\` and controls.
+static STRING_STOP: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut i = 0;
+    while i < 0x20 {
+        t[i] = true;
+        i += 1;
+    }
+    t[b'"' as usize] = true;
+    t[b'\\' as usize] = true;
+    t
+};
+
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGHS: u64 = 0x8080_8080_8080_8080;
+
+/// Index of the first `"`, `\` or control byte in `buf`, eight bytes at a time.
+#[inline(always)]
+fn find_string_stop(buf: &[u8]) -> Option<usize> {
+    let (words, _) = buf.as_chunks::<8>();
+    for (k, w) in words.iter().enumerate() {
+        let x = u64::from_le_bytes(*w);
+        let q = x ^ (ONES * b'"' as u64);
+        let s = x ^ (ONES * b'\\' as u64);
+        let m = (q.wrapping_sub(ONES) & !q)
+            | (s.wrapping_sub(ONES) & !s)
+            | (x.wrapping_sub(ONES * 0x20) & !x);
+        let m = m & HIGHS;
+        if m != 0 {
+            // The lowest flagged byte is exact (false positives only sit above a true one).
+            return Some(k * 8 + (m.trailing_zeros() / 8) as usize);
+        }
+    }
+    let done = words.len() * 8;
+    buf[done..]
+        .iter()
+        .position(|&b| STRING_STOP[b as usize])
+        .map(|p| done + p)
+}
+
+/// A scalar read ahead by [`DecodeFormat::peek_kind`] and not yet handed out.
+#[derive(Debug, Clone)]
+enum Pending {
+    Num(Num),
+    /// A quoted key read as a bool (with `parse_quoted_keys`).
+    Bool(bool),
+    /// A quoted key kept as text (with `parse_quoted_keys`), in `key_buf`.
+    Str,
+}
+
+/// The decoding half of the JSON driver: a strict RFC 8259 parser.
+///
+/// Built by [`JsonHandle`](crate::JsonHandle). Over a [`SliceReader`](codec_core::SliceReader)
+/// strings without escapes are borrowed from the input; over an
+/// [`IoReader`](codec_core::IoReader) the input is scanned in place in its
+/// buffer through `fill_buf` / `consume`.
+#[derive(Debug, Clone)]
+pub struct JsonDecoder {
+    prefer_float: bool,
+    parse_quoted_keys: bool,
+    pending: Option<Pending>,
+    /// Between `map_next` and `map_value`: the next item is a key.
+    in_key: bool,
+    /// A number split across reader buffers.
+    num_buf: Vec<u8>,
+    /// base64 output, and pending key text.
+    aux: Vec<u8>,
+    /// Open containers while skipping (true = map).
+    skip_stack: Vec<bool>,
+}
+
+#[cold]
+fn syntax(msg: &'static str) -> Error {
+    Error::syntax(msg)
+}
+
+#[cold]
+fn unexpected(b: u8, wanted: &'static str) -> Error {
+    let found = match b {
+        b'"' => "a string".to_string(),
+        b'[' => "an array".to_string(),
+        b'{' => "an object".to_string(),
+        b't' | b'f' => "a bool".to_string(),
+        b'n' => "null".to_string(),
+        b'-' | b'0'..=b'9' => "a number".to_string(),
+        b',' | b':' | b']' | b'}' => format!("'{}'", b as char),
+        0x20..=0x7e => format!("unexpected character '{}'", b as char),
+        _ => format!("unexpected byte 0x{b:02x}"),
+    };
+    Error::syntax(format!("expected {wanted}, found {found}"))
+}
+
+/// A type mismatch for a scalar target, or a syntax error for a byte that starts no value.
+#[cold]
+fn mismatch(b: u8, expected: &'static str) -> Error {
+    let kind = match b {
+        b'"' => Kind::Str,
+        b'[' => Kind::Array,
+        b'{' => Kind::Map,
+        b't' | b'f' => Kind::Bool,
+        b'n' => Kind::Nil,
+        b'-' | b'0'..=b'9' => Kind::Float64,
+        _ => return unexpected(b, "a value"),
+    };
+    Error::type_mismatch(expected, kind)
+}
+
+#[cold]
+fn pending_mismatch(p: &Pending, expected: &'static str) -> Error {
+    let kind = match p {
+        Pending::Num(n) => n.kind(false),
+        Pending::Bool(_) => Kind::Bool,
+        Pending::Str => Kind::Str,
+    };
+    Error::type_mismatch(expected, kind)
+}
+
+/// Skips whitespace and returns the next byte without consuming it.
+#[inline(always)]
+fn peek_token<'de, R: Read<'de>>(r: &mut R) -> Result<Option<u8>> {
+    loop {
+        let buf = r.fill_buf()?;
+        match buf.first() {
+            None => return Ok(None),
+            Some(&b) if !is_ws(b) => return Ok(Some(b)),
+            _ => {}
+        }
+        match buf.iter().position(|&b| !is_ws(b)) {
+            Some(i) => {
+                let b = buf[i];
+                r.consume(i);
+                return Ok(Some(b));
+            }
+            None => {
+                let n = buf.len();
+                r.consume(n);
+            }
+        }
+    }
+}
+
+/// Like [`peek_token`], but the end of input is an error.
+#[inline(always)]
+fn next_token<'de, R: Read<'de>>(r: &mut R) -> Result<u8> {
+    match peek_token(r)? {
+        Some(b) => Ok(b),
+        None => Err(Error::eof()),
+    }
+}
+
+#[inline]
+fn expect_literal<'de, R: Read<'de>, const N: usize>(r: &mut R, lit: &[u8; N]) -> Result<()> {
+    if r.read_array::<N>()? == *lit {
+        Ok(())
+    } else {
+        Err(syntax("invalid literal (expected true, false or null)"))
+    }
+}
+
+/// Reads 4 hex digits of a `\u` escape.
+#[inline]
+fn read_hex4<'de, R: Read<'de>>(r: &mut R) -> Result<u16> {
+    let h = r.read_array::<4>()?;
+    let mut v: u16 = 0;
+    for c in h {
+        let d = match c {
+            b'0'..=b'9' => c - b'0',
+            b'a'..=b'f' => c - b'a' + 10,
+            b'A'..=b'F' => c - b'A' + 10,
+            _ => return Err(syntax("invalid \\u escape: expected 4 hex digits")),
+        };
+        v = v << 4 | d as u16;
+    }
+    Ok(v)
+}
+
+/// Decodes one escape (the `\` already consumed), appending UTF-8 to `out`.
+fn read_escape<'de, R: Read<'de>>(r: &mut R, out: &mut Vec<u8>) -> Result<()> {
+    let c = r.read_u8()?;
+    let simple = match c {
+        b'"' => b'"',
+        b'\\' => b'\\',
+        b'/' => b'/',
+        b'b' => 0x08,
+        b'f' => 0x0c,
+        b'n' => b'\n',
+        b'r' => b'\r',
+        b't' => b'\t',
+        b'u' => {
+            let u = read_hex4(r)?;
+            let ch = match u {
+                0xD800..=0xDBFF => {
+                    if r.read_array::<2>()? != *b"\\u" {
+                        return Err(syntax("lone high surrogate in \\u escape"));
+                    }
+                    let lo = read_hex4(r)?;
+                    if !(0xDC00..=0xDFFF).contains(&lo) {
+                        return Err(syntax("high surrogate not followed by a low surrogate"));
+                    }
+                    let cp = 0x10000 + (((u as u32) - 0xD800) << 10) + ((lo as u32) - 0xDC00);
+                    char::from_u32(cp).ok_or_else(|| syntax("invalid surrogate pair"))?
+                }
+                0xDC00..=0xDFFF => return Err(syntax("lone low surrogate in \\u escape")),
+                _ => char::from_u32(u as u32).ok_or_else(|| syntax("invalid \\u escape"))?,
+            };
+            let mut b = [0u8; 4];
+            out.extend_from_slice(ch.encode_utf8(&mut b).as_bytes());
+            return Ok(());
+        }
+        _ => return Err(syntax("invalid escape in string")),
+    };
+    out.push(simple);
+    Ok(())
+}
+
+#[inline]
+fn utf8_err(_: std::str::Utf8Error) -> Error {
+    Error::new(ErrorKind::InvalidUtf8)
+}
+
+/// Reads the rest of a string (the opening quote consumed), borrowing from
+/// the input when it has no escape and the reader allows it.
+#[inline]
+fn read_string_body<'de, 's, R: Read<'de>>(
+    r: &'s mut R,
+    scratch: &'s mut Vec<u8>,
+) -> Result<Reference<'de, 's, [u8]>> {
+    let buf = r.fill_buf()?;
+    if let Some(i) = find_string_stop(buf)
+        && buf[i] == b'"'
+    {
+        // No escape: take the content and the closing quote in one go.
+        return Ok(match r.read_slice(i + 1, scratch)? {
+            Reference::Borrowed(b) => Reference::Borrowed(&b[..i]),
+            Reference::Copied(b) => Reference::Copied(&b[..i]),
+        });
+    }
+    read_string_slow(r, scratch)?;
+    Ok(Reference::Copied(&scratch[..]))
+}
+
+/// Unescapes a string into `scratch` (cleared first), across buffer refills.
+fn read_string_slow<'de, R: Read<'de>>(r: &mut R, scratch: &mut Vec<u8>) -> Result<()> {
+    scratch.clear();
+    loop {
+        let buf = r.fill_buf()?;
+        if buf.is_empty() {
+            return Err(Error::eof());
+        }
+        match find_string_stop(buf) {
+            None => {
+                scratch.extend_from_slice(buf);
+                let n = buf.len();
+                r.consume(n);
+            }
+            Some(i) => {
+                let b = buf[i];
+                scratch.extend_from_slice(&buf[..i]);
+                r.consume(i + 1);
+                match b {
+                    b'"' => return Ok(()),
+                    b'\\' => read_escape(r, scratch)?,
+                    _ => return Err(syntax("control character in string (must be escaped)")),
+                }
+            }
+        }
+    }
+}
+
+#[inline]
+fn bytes_to_str<'de, 's>(b: Reference<'de, 's, [u8]>) -> Result<Reference<'de, 's, str>> {
+    Ok(match b {
+        Reference::Borrowed(b) => Reference::Borrowed(std::str::from_utf8(b).map_err(utf8_err)?),
+        Reference::Copied(b) => Reference::Copied(std::str::from_utf8(b).map_err(utf8_err)?),
+    })
+}
+
+impl JsonDecoder {
+    pub(crate) fn new(h: &crate::JsonHandle) -> Self {
+        JsonDecoder {
+            prefer_float: h.prefer_float,
+            parse_quoted_keys: h.parse_quoted_keys,
+            pending: None,
+            in_key: false,
+            num_buf: Vec::new(),
+            aux: Vec::new(),
+            skip_stack: Vec::new(),
+        }
+    }
+
+    /// Reads the number that starts at the reader's position.
+    #[inline]
+    fn read_num<'de, R: Read<'de>>(&mut self, r: &mut R, f32: bool) -> Result<Num> {
+        let buf = r.fill_buf()?;
+        match number::parse(buf, false, f32)? {
+            Parsed::Done(n, len) => {
+                r.consume(len);
+                Ok(n)
+            }
+            Parsed::NeedMore => self.read_num_slow(r, f32),
+        }
+    }
+
+    /// A number that reaches the end of the reader's buffer: gather it first.
+    #[cold]
+    fn read_num_slow<'de, R: Read<'de>>(&mut self, r: &mut R, f32: bool) -> Result<Num> {
+        self.num_buf.clear();
+        loop {
+            let buf = r.fill_buf()?;
+            if buf.is_empty() {
+                break;
+            }
+            let all = buf.len();
+            let run = buf.iter().position(|&b| !is_num_byte(b)).unwrap_or(all);
+            self.num_buf.extend_from_slice(&buf[..run]);
+            r.consume(run);
+            if self.num_buf.len() > 4096 {
+                return Err(syntax("number too long"));
+            }
+            if run < all {
+                break;
+            }
+        }
+        number::parse_exact(&self.num_buf, f32).map_err(|e| match e.kind() {
+            ErrorKind::OutOfRange { .. } => e,
+            _ => syntax("invalid number"),
+        })
+    }
+
+    /// Reads a number for a numeric target: a JSON number, or a quoted one
+    /// (ugorji reads `"42"` as 42; map keys are always quoted).
+    #[inline]
+    fn number_for<'de, R: Read<'de>>(
+        &mut self,
+        r: &mut R,
+        expected: &'static str,
+        f32: bool,
+    ) -> Result<Num> {
+        if let Some(p) = self.pending.take() {
+            return match p {
+                Pending::Num(n) => Ok(n),
+                Pending::Str => {
+                    let text = std::mem::take(&mut self.aux);
+                    let res = number::parse_exact(&text, f32);
+                    self.aux = text;
+                    res
+                }
+                other => Err(pending_mismatch(&other, expected)),
+            };
+        }
+        let b = next_token(r)?;
+        match b {
+            b'-' | b'0'..=b'9' => self.read_num(r, f32),
+            b'"' => {
+                r.consume(1);
+                let mut text = std::mem::take(&mut self.aux);
+                let res = read_string_body(r, &mut text).and_then(|s| number::parse_exact(&s, f32));
+                self.aux = text;
+                res
+            }
+            // ugorji writes NaN and infinities as null and reads null as the zero value.
+            b'n' if expected.starts_with('f') => {
+                expect_literal(r, b"null")?;
+                Ok(Num::U(0))
+            }
+            _ => Err(mismatch(b, expected)),
+        }
+    }
+
+    /// Reads a quoted key into `aux` and classifies it (with `parse_quoted_keys`).
+    fn classify_quoted_key<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<Kind> {
+        r.consume(1);
+        let mut text = std::mem::take(&mut self.aux);
+        let res = read_string_body(r, &mut text).map(|s| s.to_vec());
+        self.aux = text;
+        let bytes = res?;
+        std::str::from_utf8(&bytes).map_err(utf8_err)?;
+        let pending = match &bytes[..] {
+            b"true" => Pending::Bool(true),
+            b"false" => Pending::Bool(false),
+            _ => match number::parse_exact(&bytes, false) {
+                Ok(n) => Pending::Num(n),
+                Err(_) => Pending::Str,
+            },
+        };
+        self.aux = bytes;
+        let kind = match &pending {
+            Pending::Num(n) => n.kind(self.prefer_float),
+            Pending::Bool(_) => Kind::Bool,
+            Pending::Str => Kind::Str,
+        };
+        self.pending = Some(pending);
+        Ok(kind)
+    }
+
+    /// Skips one value without building it, iteratively (no recursion).
+    fn skip_value<'de, R: Read<'de>>(
+        &mut self,
+        r: &mut R,
+        scratch: &mut Vec<u8>,
+        depth: u32,
+    ) -> Result<()> {
+        if self.pending.take().is_some() {
+            return Ok(());
+        }
+        let mut stack = std::mem::take(&mut self.skip_stack);
+        stack.clear();
+        let res = self.skip_loop(r, scratch, depth, &mut stack);
+        self.skip_stack = stack;
+        res
+    }
+
+    fn skip_loop<'de, R: Read<'de>>(
+        &mut self,
+        r: &mut R,
+        scratch: &mut Vec<u8>,
+        depth: u32,
+        stack: &mut Vec<bool>,
+    ) -> Result<()> {
+        'value: loop {
+            // A value is expected here.
+            let b = next_token(r)?;
+            match b {
+                b'{' | b'[' => {
+                    if stack.len() as u32 >= depth {
+                        return Err(Error::new(ErrorKind::DepthLimitExceeded { max: depth }));
+                    }
+                    r.consume(1);
+                    let map = b == b'{';
+                    stack.push(map);
+                    let close = if map { b'}' } else { b']' };
+                    let n = next_token(r)?;
+                    if n == close {
+                        r.consume(1);
+                        stack.pop();
+                    } else {
+                        if map {
+                            skip_key(r, scratch)?;
+                        }
+                        continue 'value;
+                    }
+                }
+                b'"' => {
+                    r.consume(1);
+                    let s = read_string_body(r, scratch)?;
+                    bytes_to_str(s)?;
+                }
+                b't' => expect_literal(r, b"true")?,
+                b'f' => expect_literal(r, b"false")?,
+                b'n' => expect_literal(r, b"null")?,
+                b'-' | b'0'..=b'9' => {
+                    self.read_num(r, false)?;
+                }
+                _ => return Err(unexpected(b, "a value")),
+            }
+            // A value ended: continue or close the open containers.
+            loop {
+                let Some(&map) = stack.last() else {
+                    return Ok(());
+                };
+                let b = next_token(r)?;
+                let close = if map { b'}' } else { b']' };
+                if b == b',' {
+                    r.consume(1);
+                    if map {
+                        skip_key(r, scratch)?;
+                    }
+                    continue 'value;
+                } else if b == close {
+                    r.consume(1);
+                    stack.pop();
+                } else {
+                    return Err(unexpected(b, if map { "',' or '}'" } else { "',' or ']'" }));
+                }
+            }
+        }
+    }
+}
+
+/// Skips an object key and its colon.
+fn skip_key<'de, R: Read<'de>>(r: &mut R, scratch: &mut Vec<u8>) -> Result<()> {
+    let b = next_token(r)?;
+    if b != b'"' {
+        return Err(unexpected(b, "a string key"));
+    }
+    r.consume(1);
+    let s = read_string_body(r, scratch)?;
+    bytes_to_str(s)?;
+    let b = next_token(r)?;
+    if b != b':' {
+        return Err(unexpected(b, "':'"));
+    }
+    r.consume(1);
+    Ok(())
+}
+
+impl DecodeFormat for JsonDecoder {
+    const NAME: &'static str = "json";
+
+    /// `null` is Nil, `true`/`false` Bool, strings Str, `[` Array, `{` Map;
+    /// numbers are Uint when non-negative integers, Int when negative,
+    /// Float64 with a fraction or exponent or beyond 64 bits (ugorji; all
+    /// Float64 with `prefer_float`). A number is read here and kept for the next `read_*`.
+    #[inline]
+    fn peek_kind<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<Kind> {
+        if let Some(p) = &self.pending {
+            return Ok(match p {
+                Pending::Num(n) => n.kind(self.prefer_float),
+                Pending::Bool(_) => Kind::Bool,
+                Pending::Str => Kind::Str,
+            });
+        }
+        let b = next_token(r)?;
+        Ok(match b {
+            b'"' if self.in_key && self.parse_quoted_keys => return self.classify_quoted_key(r),
+            b'"' => Kind::Str,
+            b'{' => Kind::Map,
+            b'[' => Kind::Array,
+            b't' | b'f' => Kind::Bool,
+            b'n' => Kind::Nil,
+            b'-' | b'0'..=b'9' => {
+                let n = self.read_num(r, false)?;
+                self.pending = Some(Pending::Num(n));
+                n.kind(self.prefer_float)
+            }
+            _ => return Err(unexpected(b, "a value")),
+        })
+    }
+
+    #[inline]
+    fn try_nil<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<bool> {
+        if self.pending.is_some() {
+            return Ok(false);
+        }
+        match peek_token(r)? {
+            Some(b'n') => {
+                expect_literal(r, b"null")?;
+                Ok(true)
+            }
+            _ => Ok(false),
+        }
+    }
+
+    /// `true` / `false`; in key position also the quoted forms.
+    #[inline]
+    fn read_bool<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<bool> {
+        if let Some(p) = self.pending.take() {
+            return match p {
+                Pending::Bool(v) => Ok(v),
+                other => Err(pending_mismatch(&other, "bool")),
+            };
+        }
+        let b = next_token(r)?;
+        match b {
+            b't' => expect_literal(r, b"true").map(|_| true),
+            b'f' => expect_literal(r, b"false").map(|_| false),
+            b'"' if self.in_key => {
+                r.consume(1);
+                let mut text = std::mem::take(&mut self.aux);
+                let res = read_string_body(r, &mut text).and_then(|s| match &*s {
+                    b"true" => Ok(true),
+                    b"false" => Ok(false),
+                    _ => Err(Error::type_mismatch("bool", Kind::Str)),
+                });
+                self.aux = text;
+                res
+            }
+            _ => Err(mismatch(b, "bool")),
+        }
+    }
+
+    #[inline]
+    fn read_i64<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<i64> {
+        self.number_for(r, "i64", false)?.to_i64()
+    }
+
+    #[inline]
+    fn read_u64<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<u64> {
+        self.number_for(r, "u64", false)?.to_u64()
+    }
+
+    fn read_i128<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<i128> {
+        self.number_for(r, "i128", false)?.to_i128()
+    }
+
+    fn read_u128<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<u128> {
+        self.number_for(r, "u128", false)?.to_u128()
+    }
+
+    #[inline]
+    fn read_f64<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<f64> {
+        Ok(self.number_for(r, "f64", false)?.to_f64())
+    }
+
+    /// Rounded straight from the decimal text to `f32` (no double rounding);
+    /// numbers beyond the `f32` range are an error.
+    #[inline]
+    fn read_f32<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<f32> {
+        let n = self.number_for(r, "f32", true)?;
+        let v = match n {
+            // Parsed ahead by peek_kind at f64 precision.
+            Num::F(f) => f.v as f32,
+            other => other.to_f64() as f32,
+        };
+        if v.is_infinite() {
+            return Err(Error::out_of_range("f32", n.to_f64()));
+        }
+        Ok(v)
+    }
+
+    #[inline]
+    fn read_str<'de, 's, R: Read<'de>>(
+        &mut self,
+        r: &'s mut R,
+        scratch: &'s mut Vec<u8>,
+    ) -> Result<Reference<'de, 's, str>> {
+        if let Some(p) = self.pending.take() {
+            return match p {
+                Pending::Str => {
+                    scratch.clear();
+                    scratch.extend_from_slice(&self.aux);
+                    bytes_to_str(Reference::Copied(&scratch[..]))
+                }
+                other => Err(pending_mismatch(&other, "text string")),
+            };
+        }
+        let b = next_token(r)?;
+        if b != b'"' {
+            return Err(mismatch(b, "text string"));
+        }
+        r.consume(1);
+        bytes_to_str(read_string_body(r, scratch)?)
+    }
+
+    /// A base64 string (standard alphabet, padded), as ugorji writes bytes.
+    /// (An array of small integers is read by the `u8` impls in codec-core.)
+    fn read_bytes<'de, 's, R: Read<'de>>(
+        &mut self,
+        r: &'s mut R,
+        scratch: &'s mut Vec<u8>,
+    ) -> Result<Reference<'de, 's, [u8]>> {
+        let mut out = std::mem::take(&mut self.aux);
+        out.clear();
+        let res = match self.read_str(r, scratch) {
+            Ok(s) => base64::decode(s.as_bytes(), &mut out),
+            Err(e) => Err(e),
+        };
+        std::mem::swap(scratch, &mut out);
+        self.aux = out;
+        res?;
+        Ok(Reference::Copied(&scratch[..]))
+    }
+
+    #[inline]
+    fn array_begin<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<Seq> {
+        if let Some(p) = &self.pending {
+            return Err(pending_mismatch(p, "array"));
+        }
+        let b = next_token(r)?;
+        if b != b'[' {
+            return Err(mismatch(b, "array"));
+        }
+        r.consume(1);
+        Ok(Seq::delimited())
+    }
+
+    #[inline]
+    fn array_next<'de, R: Read<'de>>(&mut self, r: &mut R, seq: &mut Seq) -> Result<bool> {
+        if seq.len.is_some() {
+            // Already ended (the shared driver may ask again after the end).
+            return Ok(false);
+        }
+        let b = next_token(r)?;
+        if seq.index == 0 {
+            if b == b']' {
+                r.consume(1);
+                seq.len = Some(0);
+                return Ok(false);
+            }
+        } else {
+            match b {
+                b',' => r.consume(1),
+                b']' => {
+                    r.consume(1);
+                    seq.len = Some(seq.index);
+                    return Ok(false);
+                }
+                _ => return Err(unexpected(b, "',' or ']'")),
+            }
+        }
+        seq.index += 1;
+        Ok(true)
+    }
+
+    #[inline]
+    fn map_begin<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<Seq> {
+        if let Some(p) = &self.pending {
+            return Err(pending_mismatch(p, "map"));
+        }
+        let b = next_token(r)?;
+        if b != b'{' {
+            return Err(mismatch(b, "map"));
+        }
+        r.consume(1);
+        Ok(Seq::delimited())
+    }
+
+    #[inline]
+    fn map_next<'de, R: Read<'de>>(&mut self, r: &mut R, seq: &mut Seq) -> Result<bool> {
+        if seq.len.is_some() {
+            return Ok(false);
+        }
+        let mut b = next_token(r)?;
+        if seq.index == 0 {
+            if b == b'}' {
+                r.consume(1);
+                seq.len = Some(0);
+                return Ok(false);
+            }
+        } else {
+            match b {
+                b',' => {
+                    r.consume(1);
+                    b = next_token(r)?;
+                }
+                b'}' => {
+                    r.consume(1);
+                    seq.len = Some(seq.index);
+                    return Ok(false);
+                }
+                _ => return Err(unexpected(b, "',' or '}'")),
+            }
+        }
+        if b != b'"' {
+            return Err(unexpected(b, "a string key"));
+        }
+        seq.index += 1;
+        self.in_key = true;
+        Ok(true)
+    }
+
+    #[inline]
+    fn map_value<'de, R: Read<'de>>(&mut self, r: &mut R, _seq: &mut Seq) -> Result<()> {
+        self.in_key = false;
+        let b = next_token(r)?;
+        if b != b':' {
+            return Err(unexpected(b, "':'"));
+        }
+        r.consume(1);
+        Ok(())
+    }
+
+    /// An RFC 3339 string (any offset kept); `null` is Go's zero time, as ugorji reads it.
+    fn read_time<'de, R: Read<'de>>(&mut self, r: &mut R, scratch: &mut Vec<u8>) -> Result<Time> {
+        if self.try_nil(r)? {
+            return Time::from_unix(GO_ZERO_TIME_SECS, 0)
+                .ok_or_else(|| Error::custom("zero time out of range"));
+        }
+        let s = self.read_str(r, scratch)?;
+        Time::parse_rfc3339(&s)
+    }
+
+    /// JSON has no extensions.
+    fn read_ext<'de, 's, R: Read<'de>>(
+        &mut self,
+        r: &'s mut R,
+        _scratch: &'s mut Vec<u8>,
+    ) -> Result<(u64, Reference<'de, 's, [u8]>)> {
+        Err(self.peek_kind(r)?.mismatch("extension"))
+    }
+
+    fn skip<'de, R: Read<'de>>(
+        &mut self,
+        r: &mut R,
+        scratch: &mut Vec<u8>,
+        depth: u32,
+    ) -> Result<()> {
+        let key = std::mem::replace(&mut self.in_key, false);
+        let res = self.skip_value(r, scratch, depth);
+        // A skipped key still leaves us before its colon.
+        self.in_key = key;
+        res
+    }
+
+    /// Skips the whitespace after a top-level value.
+    #[inline]
+    fn end_of_value<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<()> {
+        peek_token(r)?;
+        Ok(())
+    }
+
+    fn reset(&mut self) {
+        self.pending = None;
+        self.in_key = false;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn string_stop_finder() {
+        assert_eq!(find_string_stop(b"abc"), None);
+        assert_eq!(find_string_stop(b"abcdefghijk\"l"), Some(11));
+        assert_eq!(find_string_stop(b"abcdefgh\\"), Some(8));
+        assert_eq!(find_string_stop(b"\x01"), Some(0));
+        assert_eq!(find_string_stop("ééééé\"".as_bytes()), Some(10));
+        assert_eq!(find_string_stop(b"\x7f\x80\xff\"abcdefg"), Some(3));
+        for i in 0..40 {
+            let mut v = vec![b'x'; 40];
+            v[i] = b'"';
+            if i > 3 {
+                v[i - 2] = 0xE2;
+            }
+            assert_eq!(find_string_stop(&v), Some(i));
+        }
+    }
+}

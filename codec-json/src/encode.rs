@@ -1,0 +1,475 @@
+//! [`JsonEncoder`]: the encoding half of the JSON format driver.
+
+use crate::number::format_float;
+use crate::{IntegerAsString, base64};
+use codec_core::{EncodeFormat, Error, Result, Time, Write};
+
+/// Go's zero `time.Time` (0001-01-01T00:00:00Z) in Unix seconds: written as `null`.
+pub(crate) const GO_ZERO_TIME_SECS: i64 = -62_135_596_800;
+
+/// What a byte of a string needs on output.
+const PLAIN: u8 = 0;
+/// Escaped as `\u00XX`.
+const CTRL: u8 = 1;
+/// Escaped with a short form (`\"`, `\\`, `\n`, ...): the table holds the letter.
+/// `<`, `>`, `&`: `\u003c`, `\u003e`, `\u0026` unless HTML characters are kept.
+const HTML: u8 = 2;
+/// First byte of U+2028 / U+2029 (`E2 80 A8/A9`): look closer.
+const E2: u8 = 3;
+
+const fn escape_table(html: bool) -> [u8; 256] {
+    let mut t = [PLAIN; 256];
+    let mut i = 0;
+    while i < 0x20 {
+        t[i] = CTRL;
+        i += 1;
+    }
+    t[b'"' as usize] = b'"';
+    t[b'\\' as usize] = b'\\';
+    t[b'\n' as usize] = b'n';
+    t[b'\t' as usize] = b't';
+    t[b'\r' as usize] = b'r';
+    t[0x08] = b'b';
+    t[0x0c] = b'f';
+    if html {
+        t[b'<' as usize] = HTML;
+        t[b'>' as usize] = HTML;
+        t[b'&' as usize] = HTML;
+    }
+    t[0xE2] = E2;
+    t
+}
+
+static ESCAPE_HTML: [u8; 256] = escape_table(true);
+static ESCAPE_KEEP_HTML: [u8; 256] = escape_table(false);
+
+const HEX: &[u8; 16] = b"0123456789abcdef";
+const SPACES: &[u8; 64] = b"                                                                ";
+const TABS: &[u8; 64] = b"\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t";
+
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGHS: u64 = 0x8080_8080_8080_8080;
+
+/// Whether any byte of the 8-byte word `x` may need escaping (a fast
+/// pre-check; the table decides).
+#[inline(always)]
+fn word_needs_escape(x: u64, html: bool) -> bool {
+    #[inline(always)]
+    fn has_byte(x: u64, b: u8) -> u64 {
+        let v = x ^ (ONES * b as u64);
+        v.wrapping_sub(ONES) & !v & HIGHS
+    }
+    // Bytes below 0x20 (also flags bytes >= 0x80 among the false positives,
+    // which `has_byte(.., 0xE2)` would flag anyway only for E2: so test exactly).
+    let lt20 = x.wrapping_sub(ONES * 0x20) & !x & HIGHS;
+    let mut m = lt20 | has_byte(x, b'"') | has_byte(x, b'\\') | has_byte(x, 0xE2);
+    if html {
+        m |= has_byte(x, b'<') | has_byte(x, b'>') | has_byte(x, b'&');
+    }
+    m != 0
+}
+
+/// The encoding half of the JSON driver: writes RFC 8259 text as ugorji does.
+///
+/// Built by [`JsonHandle`](crate::JsonHandle); holds the output options and
+/// the container state used for punctuation and indentation.
+#[derive(Debug, Clone)]
+pub struct JsonEncoder {
+    indent: i8,
+    int_as_str: IntegerAsString,
+    html: bool,
+    /// Byte written after each top-level value (0 for none).
+    trailer: u8,
+    /// Nesting level (for indentation and top-level detection).
+    level: u32,
+    /// `write_map_key` was called and the key is not written yet.
+    key: bool,
+}
+
+impl JsonEncoder {
+    pub(crate) fn new(h: &crate::JsonHandle) -> Self {
+        JsonEncoder {
+            indent: h.indent,
+            int_as_str: h.integer_as_string,
+            html: !h.html_chars_as_is,
+            trailer: if h.trailing_newline {
+                b'\n'
+            } else if h.term_whitespace {
+                b' '
+            } else {
+                0
+            },
+            level: 0,
+            key: false,
+        }
+    }
+
+    /// Writes the trailer after a complete top-level value.
+    #[inline(always)]
+    fn end_value<W: Write>(&mut self, w: &mut W) -> Result<()> {
+        if self.trailer != 0 && self.level == 0 {
+            w.write_byte(self.trailer)?;
+        }
+        Ok(())
+    }
+
+    /// Writes `text` as a JSON number, or quoted when in key position or asked.
+    #[inline(always)]
+    fn write_number<W: Write>(&mut self, w: &mut W, text: &[u8], quote: bool) -> Result<()> {
+        if quote || self.key {
+            self.key = false;
+            let mut buf = [0u8; 48];
+            let n = text.len().min(46);
+            buf[0] = b'"';
+            buf[1..1 + n].copy_from_slice(&text[..n]);
+            buf[1 + n] = b'"';
+            w.write_all(&buf[..n + 2])?;
+        } else {
+            w.write_all(text)?;
+        }
+        self.end_value(w)
+    }
+
+    #[inline]
+    fn quote_int(&self, magnitude_over_2_53: bool) -> bool {
+        match self.int_as_str {
+            IntegerAsString::Never => false,
+            IntegerAsString::Large => magnitude_over_2_53,
+            IntegerAsString::Always => true,
+        }
+    }
+
+    #[inline]
+    fn write_indent<W: Write>(&self, w: &mut W) -> Result<()> {
+        let (unit, per) = if self.indent < 0 {
+            (TABS, self.indent.unsigned_abs() as usize)
+        } else {
+            (SPACES, self.indent as usize)
+        };
+        w.write_byte(b'\n')?;
+        let mut n = per * self.level as usize;
+        while n > 0 {
+            let k = n.min(unit.len());
+            w.write_all(&unit[..k])?;
+            n -= k;
+        }
+        Ok(())
+    }
+
+    #[cold]
+    fn bad_key(what: &str) -> Error {
+        Error::unsupported(format!(
+            "a JSON map key must be a string, number or bool, not {what}"
+        ))
+    }
+
+    fn write_float<W: Write>(
+        &mut self,
+        w: &mut W,
+        shortest: Option<&str>,
+        abs: f64,
+        limit: f64,
+    ) -> Result<()> {
+        match shortest {
+            None => {
+                // NaN and infinities are written as null (ugorji; encoding/json errors).
+                if self.key {
+                    return Err(Self::bad_key("a NaN or infinite float"));
+                }
+                self.write_nil(w)
+            }
+            Some(s) => {
+                let mut out = [0u8; 48];
+                let n = format_float(s, abs, limit, &mut out);
+                self.write_number(w, &out[..n], false)
+            }
+        }
+    }
+}
+
+/// Writes `s` as a quoted JSON string with ugorji's escaping.
+#[inline]
+pub(crate) fn write_escaped<W: Write>(w: &mut W, s: &[u8], html: bool) -> Result<()> {
+    let table = if html {
+        &ESCAPE_HTML
+    } else {
+        &ESCAPE_KEEP_HTML
+    };
+    w.reserve(s.len() + 2);
+    w.write_byte(b'"')?;
+    let mut start = 0; // first byte not yet written
+    let mut i = 0;
+    let len = s.len();
+    loop {
+        // Skip 8 clean bytes at a time.
+        while let Some(chunk) = s.get(i..i + 8) {
+            let mut word = [0u8; 8];
+            word.copy_from_slice(chunk);
+            if word_needs_escape(u64::from_le_bytes(word), html) {
+                break;
+            }
+            i += 8;
+        }
+        // Examine bytes one by one up to the end of this word.
+        let stop = (i + 8).min(len);
+        let mut found = None;
+        while i < stop {
+            let b = s[i];
+            let t = table[b as usize];
+            if t != PLAIN {
+                found = Some((b, t));
+                break;
+            }
+            i += 1;
+        }
+        let Some((b, t)) = found else {
+            if i >= len {
+                break;
+            }
+            continue;
+        };
+        // `s[i]` needs a look.
+        let mut esc = [b'\\', b'u', b'0', b'0', 0, 0];
+        let rep: &[u8] = match t {
+            CTRL => {
+                esc[4] = HEX[(b >> 4) as usize];
+                esc[5] = HEX[(b & 15) as usize];
+                &esc
+            }
+            HTML => {
+                esc[4] = HEX[(b >> 4) as usize];
+                esc[5] = HEX[(b & 15) as usize];
+                &esc
+            }
+            E2 => {
+                // U+2028 / U+2029 are E2 80 A8 / E2 80 A9.
+                match s.get(i + 1..i + 3) {
+                    Some([0x80, c @ (0xA8 | 0xA9)]) => {
+                        w.write_all(&s[start..i])?;
+                        let last = if *c == 0xA8 { b'8' } else { b'9' };
+                        w.write_all(&[b'\\', b'u', b'2', b'0', b'2', last])?;
+                        i += 3;
+                        start = i;
+                    }
+                    _ => i += 1,
+                }
+                continue;
+            }
+            letter => {
+                esc[1] = letter;
+                &esc[..2]
+            }
+        };
+        w.write_all(&s[start..i])?;
+        w.write_all(rep)?;
+        i += 1;
+        start = i;
+    }
+    w.write_all(&s[start..])?;
+    w.write_byte(b'"')
+}
+
+impl EncodeFormat for JsonEncoder {
+    const NAME: &'static str = "json";
+
+    #[inline]
+    fn write_nil<W: Write>(&mut self, w: &mut W) -> Result<()> {
+        if self.key {
+            // No JSON form for a nil key: write the text "null" as a string.
+            self.key = false;
+            w.write_all(b"\"null\"")?;
+        } else {
+            w.write_all(b"null")?;
+        }
+        self.end_value(w)
+    }
+
+    #[inline]
+    fn write_bool<W: Write>(&mut self, w: &mut W, v: bool) -> Result<()> {
+        let text: &[u8] = if v { b"true" } else { b"false" };
+        self.write_number(w, text, false)
+    }
+
+    #[inline]
+    fn write_i64<W: Write>(&mut self, w: &mut W, v: i64) -> Result<()> {
+        let mut b = itoa::Buffer::new();
+        let q = self.quote_int(v.unsigned_abs() > 1 << 53);
+        self.write_number(w, b.format(v).as_bytes(), q)
+    }
+
+    #[inline]
+    fn write_u64<W: Write>(&mut self, w: &mut W, v: u64) -> Result<()> {
+        let mut b = itoa::Buffer::new();
+        let q = self.quote_int(v > 1 << 53);
+        self.write_number(w, b.format(v).as_bytes(), q)
+    }
+
+    /// 128-bit integers are written in full (valid JSON; ugorji has none).
+    fn write_i128<W: Write>(&mut self, w: &mut W, v: i128) -> Result<()> {
+        let mut b = itoa::Buffer::new();
+        let q = self.quote_int(v.unsigned_abs() > 1 << 53);
+        self.write_number(w, b.format(v).as_bytes(), q)
+    }
+
+    /// 128-bit integers are written in full (valid JSON; ugorji has none).
+    fn write_u128<W: Write>(&mut self, w: &mut W, v: u128) -> Result<()> {
+        let mut b = itoa::Buffer::new();
+        let q = self.quote_int(v > 1 << 53);
+        self.write_number(w, b.format(v).as_bytes(), q)
+    }
+
+    #[inline]
+    fn write_f32<W: Write>(&mut self, w: &mut W, v: f32) -> Result<()> {
+        let mut b = ryu::Buffer::new();
+        let s = v.is_finite().then(|| b.format_finite(v));
+        self.write_float(w, s, (v as f64).abs(), 8_388_608.0)
+    }
+
+    #[inline]
+    fn write_f64<W: Write>(&mut self, w: &mut W, v: f64) -> Result<()> {
+        let mut b = ryu::Buffer::new();
+        let s = v.is_finite().then(|| b.format_finite(v));
+        self.write_float(w, s, v.abs(), 4_503_599_627_370_496.0)
+    }
+
+    #[inline]
+    fn write_str<W: Write>(&mut self, w: &mut W, v: &str) -> Result<()> {
+        self.key = false;
+        write_escaped(w, v.as_bytes(), self.html)?;
+        self.end_value(w)
+    }
+
+    /// Bytes are a base64 string (standard alphabet, padded), as ugorji writes them.
+    fn write_bytes<W: Write>(&mut self, w: &mut W, v: &[u8]) -> Result<()> {
+        self.key = false;
+        w.reserve(base64::encoded_len(v.len()) + 2);
+        w.write_byte(b'"')?;
+        base64::encode(w, v)?;
+        w.write_byte(b'"')?;
+        self.end_value(w)
+    }
+
+    #[inline]
+    fn write_field_name<W: Write>(&mut self, w: &mut W, name: &'static str) -> Result<()> {
+        self.write_str(w, name)
+    }
+
+    #[inline]
+    fn write_array_start<W: Write>(&mut self, w: &mut W, _len: usize) -> Result<()> {
+        if self.key {
+            return Err(Self::bad_key("an array"));
+        }
+        self.level += 1;
+        w.write_byte(b'[')
+    }
+
+    #[inline]
+    fn write_array_elem<W: Write>(&mut self, w: &mut W, index: usize) -> Result<()> {
+        if index > 0 {
+            w.write_byte(b',')?;
+        }
+        if self.indent != 0 {
+            self.write_indent(w)?;
+        }
+        Ok(())
+    }
+
+    #[inline]
+    fn write_array_end<W: Write>(&mut self, w: &mut W, _len: usize) -> Result<()> {
+        self.level = self.level.saturating_sub(1);
+        if self.indent != 0 {
+            // v1.2.14 indents before `]` even when the array is empty ("[\n]").
+            self.write_indent(w)?;
+        }
+        w.write_byte(b']')?;
+        self.end_value(w)
+    }
+
+    #[inline]
+    fn write_map_start<W: Write>(&mut self, w: &mut W, _len: usize) -> Result<()> {
+        if self.key {
+            return Err(Self::bad_key("a map"));
+        }
+        self.level += 1;
+        w.write_byte(b'{')
+    }
+
+    #[inline]
+    fn write_map_key<W: Write>(&mut self, w: &mut W, index: usize) -> Result<()> {
+        if index > 0 {
+            w.write_byte(b',')?;
+        }
+        if self.indent != 0 {
+            self.write_indent(w)?;
+        }
+        self.key = true;
+        Ok(())
+    }
+
+    #[inline]
+    fn write_map_value<W: Write>(&mut self, w: &mut W) -> Result<()> {
+        self.key = false;
+        if self.indent != 0 {
+            w.write_all(b": ")
+        } else {
+            w.write_byte(b':')
+        }
+    }
+
+    #[inline]
+    fn write_map_end<W: Write>(&mut self, w: &mut W, len: usize) -> Result<()> {
+        self.level = self.level.saturating_sub(1);
+        if self.indent != 0 && len > 0 {
+            self.write_indent(w)?;
+        }
+        w.write_byte(b'}')?;
+        self.end_value(w)
+    }
+
+    /// An RFC 3339 string with nanoseconds and the original offset (Go's
+    /// `RFC3339Nano`); Go's zero time (0001-01-01T00:00:00Z) is `null`, as ugorji writes it.
+    fn write_time<W: Write>(&mut self, w: &mut W, t: &Time) -> Result<()> {
+        if t.unix_seconds() == GO_ZERO_TIME_SECS && t.nanos() == 0 {
+            return self.write_nil(w);
+        }
+        self.key = false;
+        let text = t.to_string();
+        write_escaped(w, text.as_bytes(), self.html)?;
+        self.end_value(w)
+    }
+
+    /// JSON has no extensions: the data is written as a base64 string and the
+    /// tag is dropped (ugorji writes a bytes extension's bytes the same way).
+    fn write_ext<W: Write>(&mut self, w: &mut W, _tag: u64, data: &[u8]) -> Result<()> {
+        self.write_bytes(w, data)
+    }
+
+    /// JSON has no tags: nothing is written and the tagged item follows alone
+    /// (ugorji v1.2.14 writes a `RawExt`'s value the same way).
+    fn write_tag<W: Write>(&mut self, _w: &mut W, _tag: u64) -> Result<()> {
+        Ok(())
+    }
+
+    /// CBOR's `undefined` (simple 23) is written as `null`; other simple values fail.
+    fn write_simple<W: Write>(&mut self, w: &mut W, v: u8) -> Result<()> {
+        if v == 23 {
+            return self.write_nil(w);
+        }
+        Err(Error::unsupported(format!("json has no simple value {v}")))
+    }
+
+    fn write_raw<W: Write>(&mut self, w: &mut W, encoded: &[u8]) -> Result<()> {
+        self.key = false;
+        w.write_all(encoded)?;
+        self.end_value(w)
+    }
+
+    fn side(&self) -> Self {
+        JsonEncoder {
+            trailer: 0,
+            level: 0,
+            key: false,
+            ..self.clone()
+        }
+    }
+}

@@ -1,0 +1,655 @@
+//! JSON numbers: strict RFC 8259 parsing straight from bytes, and ugorji's
+//! float formatting on output.
+//!
+//! Parsing keeps integers exact (`u64`/`i64`, and 128-bit for wider text) and
+//! gives correctly rounded floats: Clinger's fast path when the decimal
+//! mantissa fits in 53 bits and the power of ten is small, otherwise the
+//! standard library's (correctly rounded, Eisel-Lemire) parser on the
+//! validated text.
+
+use codec_core::{Error, Kind, Result};
+
+/// Exact powers of ten representable in an `f64`.
+const POW10_F64: [f64; 23] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
+    1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+];
+
+/// Exact powers of ten representable in an `f32`.
+const POW10_F32: [f32; 11] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10];
+
+/// A parsed JSON number.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum Num {
+    /// A non-negative integer that fits in `u64`.
+    U(u64),
+    /// A negative integer that fits in `i64`.
+    I(i64),
+    /// A number with a fraction or exponent.
+    F(Float),
+    /// An integer outside the 64-bit ranges: its magnitude when that fits in
+    /// 128 bits, its sign, and its nearest `f64`.
+    Big {
+        mag: Option<u128>,
+        neg: bool,
+        v: f64,
+    },
+}
+
+/// A number written with a fraction or an exponent.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Float {
+    /// The value, correctly rounded (to `f32` precision when parsed for an `f32`).
+    pub v: f64,
+    /// Decimal mantissa (all digits, the point removed) ...
+    mant: u64,
+    /// ... times ten to this power is the exact value (when `exact`).
+    exp10: i32,
+    /// False when the mantissa had more digits than fit in 64 bits.
+    exact: bool,
+    neg: bool,
+}
+
+impl Num {
+    /// The kind a dynamic decode sees: ugorji gives uint64 for non-negative
+    /// integers, int64 for negative ones, float64 for the rest (huge integers too).
+    #[inline]
+    pub fn kind(&self, prefer_float: bool) -> Kind {
+        if prefer_float {
+            return Kind::Float64;
+        }
+        match self {
+            Num::U(_) => Kind::Uint,
+            Num::I(_) => Kind::Int,
+            Num::F(_) | Num::Big { .. } => Kind::Float64,
+        }
+    }
+
+    /// The exact integer value, if the number is integral (floats too:
+    /// `1.5e1` is 15; ugorji decodes floats into integers only when exact).
+    pub fn exact_int(&self) -> Option<i128> {
+        match *self {
+            Num::U(v) => Some(v as i128),
+            Num::I(v) => Some(v as i128),
+            Num::Big { mag, neg, .. } => {
+                let m = mag?;
+                if neg {
+                    0i128.checked_sub_unsigned(m)
+                } else {
+                    i128::try_from(m).ok()
+                }
+            }
+            Num::F(f) => f.exact_int(),
+        }
+    }
+
+    #[cold]
+    fn describe(&self) -> String {
+        match *self {
+            Num::U(v) => v.to_string(),
+            Num::I(v) => v.to_string(),
+            Num::Big {
+                mag: Some(m), neg, ..
+            } => format!("{}{m}", if neg { "-" } else { "" }),
+            Num::Big { v, .. } => format!("{v:e}"),
+            Num::F(f) => format!("{:?}", f.v),
+        }
+    }
+
+    /// As `u64`: exact or an out-of-range error.
+    #[inline]
+    pub fn to_u64(self) -> Result<u64> {
+        match self {
+            Num::U(v) => Ok(v),
+            _ => self
+                .exact_int()
+                .and_then(|i| u64::try_from(i).ok())
+                .ok_or_else(|| Error::out_of_range("u64", self.describe())),
+        }
+    }
+
+    /// As `i64`: exact or an out-of-range error.
+    #[inline]
+    pub fn to_i64(self) -> Result<i64> {
+        match self {
+            Num::I(v) => Ok(v),
+            Num::U(v) if v <= i64::MAX as u64 => Ok(v as i64),
+            _ => self
+                .exact_int()
+                .and_then(|i| i64::try_from(i).ok())
+                .ok_or_else(|| Error::out_of_range("i64", self.describe())),
+        }
+    }
+
+    /// As `i128`: exact or an out-of-range error.
+    pub fn to_i128(self) -> Result<i128> {
+        self.exact_int()
+            .ok_or_else(|| Error::out_of_range("i128", self.describe()))
+    }
+
+    /// As `u128`: exact or an out-of-range error.
+    pub fn to_u128(self) -> Result<u128> {
+        if let Num::Big {
+            mag: Some(m),
+            neg: false,
+            ..
+        } = self
+        {
+            return Ok(m);
+        }
+        self.exact_int()
+            .and_then(|i| u128::try_from(i).ok())
+            .ok_or_else(|| Error::out_of_range("u128", self.describe()))
+    }
+
+    /// As `f64` (integers converted, rounding to nearest).
+    #[inline]
+    pub fn to_f64(self) -> f64 {
+        match self {
+            Num::U(v) => v as f64,
+            Num::I(v) => v as f64,
+            Num::F(f) => f.v,
+            Num::Big { v, .. } => v,
+        }
+    }
+}
+
+impl Float {
+    fn exact_int(&self) -> Option<i128> {
+        let m = if !self.exact {
+            // More than 19 significant digits: trust the float only where it is exact.
+            return (self.v.fract() == 0.0 && self.v.abs() < 9_007_199_254_740_992.0)
+                .then_some(self.v as i128);
+        } else if self.mant == 0 {
+            0
+        } else if self.exp10 >= 0 {
+            let p = u32::try_from(self.exp10).ok().filter(|&p| p <= 38)?;
+            (self.mant as i128).checked_mul(10i128.checked_pow(p)?)?
+        } else {
+            let p = self.exp10.unsigned_abs();
+            if p > 19 {
+                return None;
+            }
+            let d = 10u64.pow(p);
+            if !self.mant.is_multiple_of(d) {
+                return None;
+            }
+            (self.mant / d) as i128
+        };
+        Some(if self.neg { -m } else { m })
+    }
+}
+
+/// Whether `b` can appear in a JSON number.
+#[inline]
+pub(crate) fn is_num_byte(b: u8) -> bool {
+    matches!(b, b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E')
+}
+
+/// Outcome of [`parse`] when the bytes ran out.
+pub(crate) enum Parsed {
+    /// A complete number and how many bytes it took.
+    Done(Num, usize),
+    /// The bytes ended inside (or right after) the number and more may follow.
+    NeedMore,
+}
+
+#[cold]
+fn bad_number(msg: &'static str) -> Error {
+    Error::syntax(msg)
+}
+
+/// Parses the JSON number at the start of `b`.
+///
+/// With `complete`, `b` holds all the input there is (the number ends at
+/// `b`'s end at the latest); otherwise reaching the end gives
+/// [`Parsed::NeedMore`]. `f32` asks for the float value rounded directly to
+/// `f32` precision (no double rounding through `f64`).
+#[inline]
+pub(crate) fn parse(b: &[u8], complete: bool, f32: bool) -> Result<Parsed> {
+    let len = b.len();
+    let need_more = |i: usize| -> Result<Parsed> {
+        if i >= len && !complete {
+            Ok(Parsed::NeedMore)
+        } else if i >= len {
+            Err(Error::eof())
+        } else {
+            Err(bad_number("invalid number"))
+        }
+    };
+    let mut i = 0;
+    let neg = b.first() == Some(&b'-');
+    if neg {
+        i = 1;
+    }
+    let mut mant: u64 = 0;
+    let mut exp10: i32 = 0;
+    let mut overflow = false;
+    match b.get(i) {
+        Some(b'0') => i += 1,
+        Some(&c @ b'1'..=b'9') => {
+            mant = (c - b'0') as u64;
+            i += 1;
+            // Up to 19 digits cannot overflow a u64.
+            while let Some(&c) = b.get(i) {
+                if !c.is_ascii_digit() {
+                    break;
+                }
+                let d = (c - b'0') as u64;
+                if !overflow {
+                    match mant.checked_mul(10).and_then(|m| m.checked_add(d)) {
+                        Some(m) => mant = m,
+                        None => {
+                            overflow = true;
+                            exp10 += 1;
+                        }
+                    }
+                } else {
+                    exp10 = exp10.saturating_add(1);
+                }
+                i += 1;
+            }
+        }
+        _ => return need_more(i),
+    }
+    let mut is_float = false;
+    if b.get(i) == Some(&b'.') {
+        is_float = true;
+        i += 1;
+        let start = i;
+        while let Some(&c) = b.get(i) {
+            if !c.is_ascii_digit() {
+                break;
+            }
+            if !overflow {
+                match mant
+                    .checked_mul(10)
+                    .and_then(|m| m.checked_add((c - b'0') as u64))
+                {
+                    Some(m) => {
+                        mant = m;
+                        exp10 -= 1;
+                    }
+                    None => overflow = true,
+                }
+            }
+            i += 1;
+        }
+        if i == start {
+            return need_more(i);
+        }
+    }
+    if matches!(b.get(i), Some(b'e' | b'E')) {
+        is_float = true;
+        i += 1;
+        let eneg = match b.get(i) {
+            Some(b'-') => {
+                i += 1;
+                true
+            }
+            Some(b'+') => {
+                i += 1;
+                false
+            }
+            _ => false,
+        };
+        let start = i;
+        let mut e: i32 = 0;
+        while let Some(&c) = b.get(i) {
+            if !c.is_ascii_digit() {
+                break;
+            }
+            e = (e * 10 + (c - b'0') as i32).min(1_000_000);
+            i += 1;
+        }
+        if i == start {
+            return need_more(i);
+        }
+        exp10 = exp10.saturating_add(if eneg { -e } else { e });
+    }
+    if i >= len && !complete {
+        return Ok(Parsed::NeedMore);
+    }
+    let text = &b[..i];
+    let num = if !is_float {
+        if overflow {
+            big(text, neg)?
+        } else if neg {
+            if mant <= 1 << 63 {
+                Num::I((mant as i64).wrapping_neg())
+            } else {
+                big(text, neg)?
+            }
+        } else {
+            Num::U(mant)
+        }
+    } else {
+        let v = if f32 {
+            float32(text, mant, exp10, overflow, neg)?
+        } else {
+            float64(text, mant, exp10, overflow, neg)?
+        };
+        Num::F(Float {
+            v,
+            mant,
+            exp10,
+            exact: !overflow,
+            neg,
+        })
+    };
+    Ok(Parsed::Done(num, i))
+}
+
+#[cold]
+fn big(text: &[u8], neg: bool) -> Result<Num> {
+    let s = std::str::from_utf8(text).map_err(|_| bad_number("invalid number"))?;
+    let mag = s.trim_start_matches('-').parse::<u128>().ok();
+    let v = s.parse::<f64>().map_err(|_| bad_number("invalid number"))?;
+    Ok(Num::Big { mag, neg, v })
+}
+
+#[inline]
+fn float64(text: &[u8], mant: u64, exp10: i32, overflow: bool, neg: bool) -> Result<f64> {
+    if !overflow && mant <= 1 << 53 && (-22..=22).contains(&exp10) {
+        let m = mant as f64;
+        let v = if exp10 >= 0 {
+            m * POW10_F64[exp10 as usize]
+        } else {
+            m / POW10_F64[(-exp10) as usize]
+        };
+        return Ok(if neg { -v } else { v });
+    }
+    slow_float::<f64>(text).and_then(|v| {
+        if v.is_finite() {
+            Ok(v)
+        } else {
+            Err(Error::out_of_range("f64", String::from_utf8_lossy(text)))
+        }
+    })
+}
+
+fn float32(text: &[u8], mant: u64, exp10: i32, overflow: bool, neg: bool) -> Result<f64> {
+    if !overflow && mant <= 1 << 24 && (-10..=10).contains(&exp10) {
+        let m = mant as f32;
+        let v = if exp10 >= 0 {
+            m * POW10_F32[exp10 as usize]
+        } else {
+            m / POW10_F32[(-exp10) as usize]
+        };
+        return Ok(if neg { -v } else { v } as f64);
+    }
+    slow_float::<f32>(text).and_then(|v| {
+        if v.is_finite() {
+            Ok(v as f64)
+        } else {
+            Err(Error::out_of_range("f32", String::from_utf8_lossy(text)))
+        }
+    })
+}
+
+#[cold]
+fn slow_float<T: std::str::FromStr>(text: &[u8]) -> Result<T> {
+    std::str::from_utf8(text)
+        .ok()
+        .and_then(|s| s.parse::<T>().ok())
+        .ok_or_else(|| bad_number("invalid number"))
+}
+
+/// Parses a whole byte string as one JSON number (for quoted numbers).
+pub(crate) fn parse_exact(b: &[u8], f32: bool) -> Result<Num> {
+    match parse(b, true, f32) {
+        Ok(Parsed::Done(n, len)) if len == b.len() => Ok(n),
+        _ => Err(Error::syntax(format!(
+            "quoted text {:?} is not a JSON number",
+            String::from_utf8_lossy(b)
+        ))),
+    }
+}
+
+/// Formats a finite float as ugorji does into `out`, returning the length.
+///
+/// `.0` is added to integral values below `int_limit` (2^52 for `f64`,
+/// 2^23 for `f32`); the exponent form (`1e+21`, `5e-324`) is used below
+/// 1e-6 and from 1e21 up; the digits are the shortest that round-trip (ryu).
+#[inline]
+pub(crate) fn format_float(shortest: &str, abs: f64, int_limit: f64, out: &mut [u8; 48]) -> usize {
+    let s = shortest.as_bytes();
+    if abs == 0.0 {
+        // ryu writes "0.0" / "-0.0" already.
+        return copy(out, 0, s);
+    }
+    if !s.contains(&b'e') {
+        // ryu's fixed form equals Go's 'f' form, except that integral values
+        // from int_limit up lose their ".0".
+        if abs >= int_limit && s.ends_with(b".0") {
+            return copy(out, 0, &s[..s.len() - 2]);
+        }
+        if abs < 1e-6 {
+            return sci_from_fixed(s, out);
+        }
+        return copy(out, 0, s);
+    }
+    // ryu's exponent form: [-]d[.ddd]e[-]x
+    let (mantissa, exp) = match s.iter().position(|&c| c == b'e') {
+        Some(p) => (&s[..p], &s[p + 1..]),
+        None => (s, &b"0"[..]),
+    };
+    let (neg, mantissa) = match mantissa.split_first() {
+        Some((b'-', rest)) => (true, rest),
+        _ => (false, mantissa),
+    };
+    let e: i32 = std::str::from_utf8(exp)
+        .ok()
+        .and_then(|x| x.parse().ok())
+        .unwrap_or(0);
+    let mut digits = [0u8; 24];
+    let mut nd = 0;
+    for &c in mantissa {
+        if c.is_ascii_digit() && nd < digits.len() {
+            digits[nd] = c;
+            nd += 1;
+        }
+    }
+    write_parts(neg, &digits[..nd], e, abs, int_limit, out)
+}
+
+/// Turns ryu's fixed form of a value below 1e-6 ("0.0000001") into parts.
+fn sci_from_fixed(s: &[u8], out: &mut [u8; 48]) -> usize {
+    let (neg, body) = match s.split_first() {
+        Some((b'-', rest)) => (true, rest),
+        _ => (false, s),
+    };
+    let mut digits = [0u8; 24];
+    let mut nd = 0;
+    let mut point_seen = false;
+    let mut lead_zeros_after_point = 0i32;
+    for &c in body {
+        if c == b'.' {
+            point_seen = true;
+        } else if nd == 0 && c == b'0' {
+            if point_seen {
+                lead_zeros_after_point += 1;
+            }
+        } else if nd < digits.len() {
+            digits[nd] = c;
+            nd += 1;
+        }
+    }
+    let e = -(lead_zeros_after_point + 1);
+    write_parts(neg, &digits[..nd], e, 0.0, 1.0, out)
+}
+
+/// Writes digits `d.ddd` × 10^`e` in Go's `'f'` or `'e'` form as ugorji picks.
+fn write_parts(
+    neg: bool,
+    digits: &[u8],
+    e: i32,
+    abs: f64,
+    int_limit: f64,
+    out: &mut [u8; 48],
+) -> usize {
+    let mut n = 0;
+    if neg {
+        out[0] = b'-';
+        n = 1;
+    }
+    let nd = digits.len() as i32;
+    if (1e-6..1e21).contains(&abs) {
+        // Fixed notation.
+        let kk = e + 1; // digits before the point
+        if kk >= nd {
+            n = copy(out, n, digits);
+            for _ in 0..(kk - nd) {
+                n = copy(out, n, b"0");
+            }
+            if abs < int_limit {
+                n = copy(out, n, b".0");
+            }
+        } else if kk <= 0 {
+            n = copy(out, n, b"0.");
+            for _ in 0..(-kk) {
+                n = copy(out, n, b"0");
+            }
+            n = copy(out, n, digits);
+        } else {
+            let k = kk as usize;
+            n = copy(out, n, &digits[..k]);
+            n = copy(out, n, b".");
+            n = copy(out, n, &digits[k..]);
+        }
+        return n;
+    }
+    // Go's 'e' form: d[.ddd]e±XX (at least two exponent digits).
+    if let Some((first, rest)) = digits.split_first() {
+        n = copy(out, n, &[*first]);
+        if !rest.is_empty() {
+            n = copy(out, n, b".");
+            n = copy(out, n, rest);
+        }
+    }
+    n = copy(out, n, if e < 0 { b"e-" } else { b"e+" });
+    let a = e.unsigned_abs();
+    if a < 10 {
+        n = copy(out, n, b"0");
+    }
+    let mut ib = itoa::Buffer::new();
+    copy(out, n, ib.format(a).as_bytes())
+}
+
+#[inline]
+fn copy(out: &mut [u8; 48], at: usize, s: &[u8]) -> usize {
+    let end = (at + s.len()).min(out.len());
+    if let Some(dst) = out.get_mut(at..end) {
+        dst.copy_from_slice(&s[..end - at]);
+    }
+    end
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn f64s(v: f64) -> String {
+        let mut b = ryu::Buffer::new();
+        let mut out = [0u8; 48];
+        let n = format_float(b.format_finite(v), v.abs(), 4503599627370496.0, &mut out);
+        String::from_utf8(out[..n].to_vec()).unwrap()
+    }
+
+    fn f32s(v: f32) -> String {
+        let mut b = ryu::Buffer::new();
+        let mut out = [0u8; 48];
+        let n = format_float(b.format_finite(v), (v as f64).abs(), 8388608.0, &mut out);
+        String::from_utf8(out[..n].to_vec()).unwrap()
+    }
+
+    #[test]
+    fn float_formats_match_ugorji() {
+        for (v, s) in [
+            (0.0, "0.0"),
+            (-0.0, "-0.0"),
+            (1.0, "1.0"),
+            (17.0, "17.0"),
+            (100000.0, "100000.0"),
+            (1.5, "1.5"),
+            (-4.1, "-4.1"),
+            (0.1, "0.1"),
+            (1e16, "10000000000000000"),
+            (1e20, "100000000000000000000"),
+            (1e21, "1e+21"),
+            (1e300, "1e+300"),
+            (5e-324, "5e-324"),
+            (1e-7, "1e-07"),
+            (1.5e-7, "1.5e-07"),
+            (1e-6, "0.000001"),
+            (1.5e-6, "0.0000015"),
+            (1.2345e-5, "0.000012345"),
+            (3.4028234663852886e38, "3.4028234663852886e+38"),
+            (5.960464477539063e-8, "5.960464477539063e-08"),
+            (4503599627370496.0, "4503599627370496"),
+            (4503599627370495.0, "4503599627370495.0"),
+            (123456789012345680000.0, "123456789012345680000"),
+            (-2.5e25, "-2.5e+25"),
+        ] {
+            assert_eq!(f64s(v), s, "{v:e}");
+        }
+        for (v, s) in [
+            (1.0f32, "1.0"),
+            (0.1, "0.1"),
+            (1.0 / 3.0, "0.33333334"),
+            (3.4028235e38, "3.4028235e+38"),
+            (1e-45, "1e-45"),
+            (65504.0, "65504.0"),
+            (8388608.0, "8388608"),
+            (1e10, "10000000000"),
+        ] {
+            assert_eq!(f32s(v), s, "{v:e}");
+        }
+    }
+
+    fn num(s: &str) -> Num {
+        match parse(s.as_bytes(), true, false).unwrap() {
+            Parsed::Done(n, len) => {
+                assert_eq!(len, s.len());
+                n
+            }
+            Parsed::NeedMore => panic!("need more"),
+        }
+    }
+
+    #[test]
+    fn parses_numbers() {
+        assert_eq!(num("0"), Num::U(0));
+        assert_eq!(num("-0"), Num::I(0));
+        assert_eq!(num("18446744073709551615"), Num::U(u64::MAX));
+        assert_eq!(num("-9223372036854775808"), Num::I(i64::MIN));
+        assert_eq!(
+            num("18446744073709551616").exact_int(),
+            Some(18446744073709551616)
+        );
+        assert_eq!(num("-9223372036854775809").kind(false), Kind::Float64);
+        assert_eq!(num("1.5e1").to_u64().unwrap(), 15);
+        assert!(num("1.5").to_u64().is_err());
+        assert_eq!(num("1E2").to_i64().unwrap(), 100);
+        assert_eq!(num("-1.000e3").to_i64().unwrap(), -1000);
+        assert_eq!(num("0.1").to_f64(), 0.1);
+        assert_eq!(num("-0.0").to_f64().to_bits(), (-0.0f64).to_bits());
+        assert_eq!(
+            num("2.2250738585072011e-308").to_f64().to_bits(),
+            0x000f_ffff_ffff_ffff
+        );
+        assert_eq!(num("1e-400").to_f64(), 0.0);
+        assert!(parse(b"1e400", true, false).is_err());
+        for bad in ["-", "01x", "1.", ".5", "1e", "1e+", "-a", "+1"] {
+            let r = parse(bad.as_bytes(), true, false);
+            let ok_full = matches!(r, Ok(Parsed::Done(_, l)) if l == bad.len());
+            assert!(!ok_full, "{bad}");
+        }
+        assert!(matches!(parse(b"12", false, false), Ok(Parsed::NeedMore)));
+        assert!(matches!(parse(b"1.", false, false), Ok(Parsed::NeedMore)));
+        assert!(matches!(
+            parse(b"12,", false, false),
+            Ok(Parsed::Done(Num::U(12), 2))
+        ));
+    }
+}

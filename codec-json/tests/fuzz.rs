@@ -1,0 +1,217 @@
+//! Fuzz-style tests: random and mutated inputs never panic, decode the same
+//! from a slice and from readers, and every strict prefix of a valid text
+//! (a container, string or literal) is an error.
+
+use codec_core::{Decode, Handle, IoReader, Value, from_reader, from_slice};
+use codec_json::JsonHandle;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+/// xorshift64*: small, deterministic.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        let mut x = self.0;
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        self.0 = x;
+        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+}
+
+/// Yields `chunk` bytes per `read` call.
+struct Chunked<'a> {
+    data: &'a [u8],
+    chunk: usize,
+}
+
+impl std::io::Read for Chunked<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.chunk.min(buf.len()).min(self.data.len());
+        buf[..n].copy_from_slice(&self.data[..n]);
+        self.data = &self.data[n..];
+        Ok(n)
+    }
+}
+
+fn seeds() -> Vec<Vec<u8>> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/test_parsing");
+    let mut out: Vec<Vec<u8>> = std::fs::read_dir(dir)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .map(|e| std::fs::read(e.path()).unwrap())
+        .filter(|b| b.len() < 2000)
+        .collect();
+    out.sort();
+    out.push(
+        br#"{"a":[1,-2,3.5e-7,"x\u00e9\n\ud83d\ude80",true,false,null,{"k":{}}],"b":"AQID","c":18446744073709551615}"#
+            .to_vec(),
+    );
+    let tw =
+        std::fs::read(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/twitter.json"))
+            .unwrap();
+    out.push(tw[..3000].to_vec());
+    out
+}
+
+const ALPHABET: &[u8] = b"{}[],:\"\\ \n\t0123456789-+.eEtrufalsn/u\xc3\xa9\xff\x00abAZ";
+
+fn mutate(rng: &mut Rng, seed: &[u8]) -> Vec<u8> {
+    let mut v = seed.to_vec();
+    for _ in 0..1 + rng.below(4) {
+        let pos = rng.below(v.len() + 1);
+        match rng.below(6) {
+            0 if !v.is_empty() => {
+                let p = pos.min(v.len() - 1);
+                v[p] = ALPHABET[rng.below(ALPHABET.len())];
+            }
+            1 if !v.is_empty() => {
+                let p = pos.min(v.len() - 1);
+                v.remove(p);
+            }
+            2 => v.insert(pos, ALPHABET[rng.below(ALPHABET.len())]),
+            3 => {
+                // random whitespace
+                let ws = [b' ', b'\n', b'\t', b'\r'][rng.below(4)];
+                v.insert(pos, ws);
+            }
+            4 if !v.is_empty() => {
+                let p = pos.min(v.len() - 1);
+                v[p] ^= 1 << rng.below(8);
+            }
+            _ => v.truncate(pos),
+        }
+    }
+    v
+}
+
+fn random(rng: &mut Rng) -> Vec<u8> {
+    let n = rng.below(40);
+    (0..n)
+        .map(|_| ALPHABET[rng.below(ALPHABET.len())])
+        .collect()
+}
+
+fn same<T: for<'de> Decode<'de> + PartialEq + std::fmt::Debug>(
+    h: &JsonHandle,
+    input: &[u8],
+    chunk: usize,
+) {
+    let a = from_slice::<T, _>(input, h);
+    let b = from_reader::<T, _, _>(Chunked { data: input, chunk }, h);
+    match (&a, &b) {
+        (Ok(x), Ok(y)) => assert_eq!(x, y, "{:?}", String::from_utf8_lossy(input)),
+        (Err(_), Err(_)) => {}
+        _ => panic!(
+            "slice {:?} vs reader {:?} on {:?}",
+            a.as_ref().err(),
+            b.as_ref().err(),
+            String::from_utf8_lossy(input)
+        ),
+    }
+}
+
+#[test]
+fn random_and_mutated_inputs_never_panic() {
+    let h = JsonHandle::default();
+    let hk = JsonHandle::default()
+        .parse_quoted_keys(true)
+        .prefer_float(true);
+    let seeds = seeds();
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let mut ok = 0;
+    for i in 0..100_000 {
+        let input = if i % 4 == 0 {
+            random(&mut rng)
+        } else {
+            let s = &seeds[rng.below(seeds.len())];
+            mutate(&mut rng, s)
+        };
+        if from_slice::<Value, _>(&input, &h).is_ok() {
+            ok += 1;
+        }
+        let _ = from_slice::<Value, _>(&input, &hk);
+        let _ = from_slice::<Vec<u64>, _>(&input, &h);
+        let _ = from_slice::<BTreeMap<String, Value>, _>(&input, &h);
+        let _ = from_slice::<BTreeMap<u32, Vec<f64>>, _>(&input, &h);
+        let _ = from_slice::<(String, i8, Vec<u8>), _>(&input, &h);
+        let mut d = h.decoder(&input);
+        let _ = d.skip().and_then(|_| d.finish());
+        if i % 8 == 0 {
+            same::<Value>(&h, &input, 1 + rng.below(3));
+        }
+    }
+    // The mix must include valid documents, not only garbage.
+    assert!(ok > 2_000, "only {ok} valid inputs");
+}
+
+#[test]
+fn strict_prefixes_are_errors() {
+    let h = JsonHandle::default();
+    let mut checked = 0;
+    for seed in seeds() {
+        let Ok(v) = from_slice::<Value, _>(&seed, &h) else {
+            continue;
+        };
+        // Prefixes of our canonical text and of the original (trimmed).
+        let ours = codec_core::to_vec(&v, &h).unwrap();
+        let trimmed = seed.trim_ascii();
+        for doc in [&ours[..], trimmed] {
+            if !matches!(doc.first(), Some(b'[' | b'{' | b'"' | b't' | b'f' | b'n')) {
+                continue; // a prefix of a number can be a number
+            }
+            for n in 0..doc.len() {
+                assert!(
+                    from_slice::<Value, _>(&doc[..n], &h).is_err(),
+                    "prefix {:?} of {:?} accepted",
+                    String::from_utf8_lossy(&doc[..n]),
+                    String::from_utf8_lossy(doc)
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 1000);
+}
+
+#[test]
+fn readers_agree_byte_by_byte() {
+    let h = JsonHandle::default();
+    for seed in seeds() {
+        for chunk in [1, 2, 7, 8192] {
+            same::<Value>(&h, &seed, chunk);
+            same::<Vec<Value>>(&h, &seed, chunk);
+        }
+    }
+}
+
+#[test]
+fn deep_nesting_is_an_error_not_a_crash() {
+    let h = JsonHandle::default();
+    for open in [b'[', b'{'] {
+        let mut doc = Vec::new();
+        for _ in 0..100_000 {
+            doc.push(open);
+            if open == b'{' {
+                doc.extend_from_slice(b"\"k\":");
+            }
+        }
+        assert!(from_slice::<Value, _>(&doc, &h).is_err());
+        let mut d = h.decoder(&doc);
+        assert!(d.skip().is_err());
+        let mut d = codec_core::Decoder::new(
+            IoReader::new(&doc[..]),
+            h.dec_format(),
+            h.options.decode.clone(),
+        );
+        assert!(d.decode::<Value>().is_err());
+    }
+    // Within the limit it works.
+    let doc = format!("{}{}", "[".repeat(200), "]".repeat(200));
+    assert!(from_slice::<Value, _>(doc.as_bytes(), &h).is_ok());
+}

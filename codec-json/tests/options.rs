@@ -1,0 +1,167 @@
+//! Output options and input rules not covered by the vectors.
+
+use codec_core::{Time, Value, from_slice, to_vec};
+use codec_json::{IntegerAsString, JsonHandle};
+use std::collections::BTreeMap;
+
+fn text<T: codec_core::Encode + ?Sized>(v: &T, h: &JsonHandle) -> String {
+    String::from_utf8(to_vec(v, h).unwrap()).unwrap()
+}
+
+#[test]
+fn escapes() {
+    let h = JsonHandle::default();
+    assert_eq!(
+        text("a\u{2028}b\u{2029}\u{2027}<&>\u{7f}\u{1f}\u{8}\u{c}\r", &h),
+        "\"a\\u2028b\\u2029\u{2027}\\u003c\\u0026\\u003e\u{7f}\\u001f\\b\\f\\r\""
+    );
+    let keep = JsonHandle::default().html_chars_as_is(true);
+    assert_eq!(text("<&>\u{2028}", &keep), "\"<&>\\u2028\"");
+    // Long strings cross the 8-byte fast path at every alignment.
+    for n in 0..24 {
+        let s = format!("{}\"{}", "x".repeat(n), "y".repeat(n));
+        let back: String = from_slice(text(&s, &h).as_bytes(), &h).unwrap();
+        assert_eq!(back, s);
+    }
+}
+
+#[test]
+fn indentation_and_trailers() {
+    let v: Value = from_slice(br#"{"a":[1,[]],"b":{}}"#, &JsonHandle::default()).unwrap();
+    assert_eq!(
+        text(&v, &JsonHandle::default().indent(2)),
+        "{\n  \"a\": [\n    1,\n    [\n    ]\n  ],\n  \"b\": {}\n}"
+    );
+    assert_eq!(
+        text(&v, &JsonHandle::default().indent(-1)).lines().nth(1),
+        Some("\t\"a\": [")
+    );
+    assert_eq!(
+        text(&1u8, &JsonHandle::default().term_whitespace(true)),
+        "1 "
+    );
+    assert_eq!(
+        text(&v, &JsonHandle::default().trailing_newline(true))
+            .matches('\n')
+            .count(),
+        1
+    );
+}
+
+#[test]
+fn keys_are_quoted_and_read_back() {
+    let h = JsonHandle::default().integer_as_string(IntegerAsString::Always);
+    let m: BTreeMap<i64, u64> = [(-1, 2), (3, 1 << 60)].into_iter().collect();
+    let t = text(&m, &h);
+    assert_eq!(t, r#"{"-1":"2","3":"1152921504606846976"}"#);
+    assert_eq!(
+        from_slice::<BTreeMap<i64, u64>, _>(t.as_bytes(), &h).unwrap(),
+        m
+    );
+    let fk: BTreeMap<bool, f64> = [(true, 1.5)].into_iter().collect();
+    assert_eq!(text(&fk, &JsonHandle::default()), r#"{"true":1.5}"#);
+    // Value keys: strings by default, numbers with parse_quoted_keys.
+    let src = br#"{"-3":"x","10":1,"true":2,"a":3}"#;
+    let plain: Value = from_slice(src, &JsonHandle::default()).unwrap();
+    assert_eq!(plain.as_map().unwrap()[0].0, Value::from("-3"));
+    let parsed: Value = from_slice(src, &JsonHandle::default().parse_quoted_keys(true)).unwrap();
+    let keys: Vec<_> = parsed
+        .as_map()
+        .unwrap()
+        .iter()
+        .map(|(k, _)| k.clone())
+        .collect();
+    assert_eq!(
+        keys,
+        vec![
+            Value::Int(-3),
+            Value::Uint(10),
+            Value::Bool(true),
+            Value::from("a")
+        ]
+    );
+    // An array, or a NaN, cannot be a key.
+    let mut vm = Value::Map(vec![(Value::Array(vec![]), Value::Nil)]);
+    assert!(to_vec(&vm, &JsonHandle::default()).is_err());
+    vm = Value::Map(vec![(Value::F64(f64::NAN), Value::Nil)]);
+    assert!(to_vec(&vm, &JsonHandle::default()).is_err());
+}
+
+#[test]
+fn numbers_into_targets() {
+    let h = JsonHandle::default();
+    assert_eq!(from_slice::<u8, _>(b"1.5e1", &h).unwrap(), 15);
+    assert!(from_slice::<u8, _>(b"256", &h).is_err());
+    assert!(from_slice::<u8, _>(b"1.5", &h).is_err());
+    assert!(from_slice::<u64, _>(b"-1", &h).is_err());
+    assert_eq!(from_slice::<u32, _>(br#""42""#, &h).unwrap(), 42);
+    assert!(from_slice::<u32, _>(br#""042""#, &h).is_err());
+    assert!(from_slice::<bool, _>(br#""true""#, &h).is_err());
+    assert_eq!(
+        from_slice::<u128, _>(b"340282366920938463463374607431768211455", &h).unwrap(),
+        u128::MAX
+    );
+    assert_eq!(
+        from_slice::<i128, _>(b"-170141183460469231731687303715884105728", &h).unwrap(),
+        i128::MIN
+    );
+    assert_eq!(
+        text(&u128::MAX, &h),
+        "340282366920938463463374607431768211455"
+    );
+    assert!(from_slice::<f64, _>(b"1e400", &h).is_err());
+    assert!(from_slice::<f32, _>(b"1e39", &h).is_err());
+    assert_eq!(from_slice::<f64, _>(b"null", &h).unwrap(), 0.0);
+    assert_eq!(text(&f64::NAN, &h), "null");
+    let v: Value = from_slice(
+        b"[18446744073709551616, 1]",
+        &JsonHandle::default().prefer_float(true),
+    )
+    .unwrap();
+    assert_eq!(
+        v,
+        Value::Array(vec![Value::F64(18446744073709551616.0), Value::F64(1.0)])
+    );
+}
+
+#[test]
+fn bytes_times_and_borrowing() {
+    let h = JsonHandle::default();
+    assert_eq!(text(&vec![1u8, 2], &h), r#""AQI=""#);
+    assert_eq!(
+        from_slice::<Vec<u8>, _>(br#""AQI=""#, &h).unwrap(),
+        vec![1, 2]
+    );
+    assert_eq!(from_slice::<Vec<u8>, _>(b"[1,2]", &h).unwrap(), vec![1, 2]);
+    assert!(from_slice::<Vec<u8>, _>(br#""AQI""#, &h).is_err());
+    let t = Time::parse_rfc3339("2019-12-31T16:00:00.5-08:00").unwrap();
+    assert_eq!(text(&t, &h), r#""2019-12-31T16:00:00.5-08:00""#);
+    assert_eq!(
+        from_slice::<Time, _>(text(&t, &h).as_bytes(), &h).unwrap(),
+        t
+    );
+    let input = br#"["plain","esc\"aped"]"#;
+    let v: Vec<std::borrow::Cow<'_, str>> = from_slice(input, &h).unwrap();
+    assert!(matches!(v[0], std::borrow::Cow::Borrowed("plain")));
+    assert_eq!(v[1], "esc\"aped");
+    // A string with an escape cannot be borrowed as &str.
+    assert!(from_slice::<&str, _>(br#""a\nb""#, &h).is_err());
+    assert_eq!(from_slice::<&str, _>(br#""ab""#, &h).unwrap(), "ab");
+}
+
+#[test]
+fn streams() {
+    let h = JsonHandle::default();
+    let input = b" {\"a\":1}\n[2]\n\"x\" 3 \n";
+    let all: Vec<Value> = h.stream_slice(input).collect::<Result<_, _>>().unwrap();
+    assert_eq!(all.len(), 4);
+    let by_reader: Vec<Value> = h
+        .stream_reader(&input[..])
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_eq!(all, by_reader);
+    let broken: Vec<_> = h.stream_slice::<Value>(b"1 [2, 3").collect();
+    assert_eq!(broken.len(), 2);
+    assert!(broken[0].is_ok() && broken[1].is_err());
+    assert_eq!(h.stream_slice::<Value>(b"  \n ").count(), 0);
+}
