@@ -1,0 +1,689 @@
+//! [`BincDecoder`]: the decoding half of the Binc driver.
+
+use crate::{GO_NAN_BITS, go_zero_time};
+use codec_core::{DecodeFormat, Error, ErrorKind, Kind, Read, Reference, Result, Seq, Time};
+use std::collections::HashMap;
+
+/// Reads Binc. One decoder keeps one symbol table for its whole life, so a
+/// stream written by one encoder must be read by one decoder, in order.
+#[derive(Debug, Clone, Default)]
+pub struct BincDecoder {
+    symbols: HashMap<u16, Box<[u8]>>,
+}
+
+impl BincDecoder {
+    /// A driver with an empty symbol table.
+    pub fn new() -> Self {
+        BincDecoder::default()
+    }
+
+    /// Number of symbols defined so far in the input.
+    pub fn symbol_count(&self) -> usize {
+        self.symbols.len()
+    }
+
+    /// Reads a symbol (its descriptor `bd` already consumed): a definition
+    /// stores the text, a reference looks it up (an unknown id reads as the
+    /// empty string, as in ugorji).
+    fn read_symbol<'de, 's, R: Read<'de>>(
+        &mut self,
+        bd: u8,
+        r: &'s mut R,
+        scratch: &'s mut Vec<u8>,
+    ) -> Result<Reference<'de, 's, [u8]>> {
+        let id = if bd & 0x08 != 0 {
+            u16::from_be_bytes(r.read_array::<2>()?)
+        } else {
+            r.read_u8()? as u16
+        };
+        if bd & 0x04 != 0 {
+            let len = match bd & 0x03 {
+                0 => r.read_u8()? as u64,
+                1 => u16::from_be_bytes(r.read_array::<2>()?) as u64,
+                2 => u32::from_be_bytes(r.read_array::<4>()?) as u64,
+                _ => u64::from_be_bytes(r.read_array::<8>()?),
+            };
+            let text = r.read_slice(to_usize(len)?, scratch)?;
+            self.symbols.insert(id, Box::from(&*text));
+            Ok(text)
+        } else {
+            scratch.clear();
+            if let Some(text) = self.symbols.get(&id) {
+                scratch.extend_from_slice(text);
+            }
+            Ok(Reference::Copied(&scratch[..]))
+        }
+    }
+
+    /// Reads any numeric item (or nil, which reads as zero).
+    fn read_number<'de, R: Read<'de>>(&mut self, r: &mut R, expected: &'static str) -> Result<Num> {
+        let bd = r.read_u8()?;
+        let vs = bd & 0x0F;
+        Ok(match bd >> 4 {
+            0x0 => match bd {
+                0x00 | 0x07 => Num::U(0),
+                0x03 => Num::F(f64::from_bits(GO_NAN_BITS)),
+                0x04 => Num::F(f64::INFINITY),
+                0x05 => Num::F(f64::NEG_INFINITY),
+                0x06 => Num::F(0.0),
+                0x08 => Num::Neg(1),
+                _ => return Err(unexpected(bd, expected)),
+            },
+            0x1 if vs < 8 => Num::U(read_be(r, vs as usize + 1)?),
+            0x2 if vs < 8 => Num::Neg(read_be(r, vs as usize + 1)?),
+            0x3 => Num::F(read_float(r, bd)?),
+            0x9 => Num::U(vs as u64 + 1),
+            _ => return Err(unexpected(bd, expected)),
+        })
+    }
+
+    /// Skips one item; `depth` more levels of nesting are allowed.
+    fn skip_item<'de, R: Read<'de>>(
+        &mut self,
+        r: &mut R,
+        scratch: &mut Vec<u8>,
+        depth: u32,
+    ) -> Result<()> {
+        let bd = r.read_u8()?;
+        let vs = bd & 0x0F;
+        match bd >> 4 {
+            0x0 if bd <= 0x08 => Ok(()),
+            0x1 | 0x2 if vs < 8 => r.skip(vs as usize + 1),
+            0x3 => read_float(r, bd).map(drop),
+            0x4 | 0x5 => {
+                let n = to_usize(read_len(r, vs)?)?;
+                r.skip(n)
+            }
+            0x6 | 0x7 => {
+                let inner = depth
+                    .checked_sub(1)
+                    .ok_or_else(|| Error::new(ErrorKind::DepthLimitExceeded { max: 0 }))?;
+                let n = read_len(r, vs)?;
+                let items = if bd >> 4 == 0x7 {
+                    n.checked_mul(2)
+                        .ok_or_else(|| Error::syntax("binc: map length overflows"))?
+                } else {
+                    n
+                };
+                for _ in 0..items {
+                    self.skip_item(r, scratch, inner)?;
+                }
+                Ok(())
+            }
+            0x8 if vs > 0 => r.skip(vs as usize),
+            0x9 => Ok(()),
+            0xB => self.read_symbol(bd, r, scratch).map(drop),
+            0xF => {
+                let n = to_usize(read_len(r, vs)?)?;
+                r.skip(1)?;
+                r.skip(n)
+            }
+            _ => Err(invalid(bd)),
+        }
+    }
+}
+
+/// A number as read, before conversion to the target.
+enum Num {
+    U(u64),
+    /// A negative integer, by magnitude.
+    Neg(u64),
+    F(f64),
+}
+
+#[inline]
+fn to_usize(n: u64) -> Result<usize> {
+    usize::try_from(n).map_err(|_| Error::eof())
+}
+
+/// A big-endian unsigned integer of `n` (1..=8) bytes.
+#[inline]
+fn read_be<'de, R: Read<'de>>(r: &mut R, n: usize) -> Result<u64> {
+    Ok(match n {
+        1 => r.read_u8()? as u64,
+        2 => u16::from_be_bytes(r.read_array::<2>()?) as u64,
+        4 => u32::from_be_bytes(r.read_array::<4>()?) as u64,
+        8 => u64::from_be_bytes(r.read_array::<8>()?),
+        _ => {
+            let mut v = 0u64;
+            for _ in 0..n {
+                v = (v << 8) | r.read_u8()? as u64;
+            }
+            v
+        }
+    })
+}
+
+/// A container length from the low nibble of its descriptor.
+#[inline]
+fn read_len<'de, R: Read<'de>>(r: &mut R, vs: u8) -> Result<u64> {
+    Ok(match vs {
+        0 => r.read_u8()? as u64,
+        1 => u16::from_be_bytes(r.read_array::<2>()?) as u64,
+        2 => u32::from_be_bytes(r.read_array::<4>()?) as u64,
+        3 => u64::from_be_bytes(r.read_array::<8>()?),
+        n => (n - 4) as u64,
+    })
+}
+
+/// A float item (vd 3) whose descriptor `bd` was consumed.
+fn read_float<'de, R: Read<'de>>(r: &mut R, bd: u8) -> Result<f64> {
+    let n = match bd & 0x07 {
+        1 => 4,
+        3 => 8,
+        _ => {
+            return Err(Error::unsupported(format!(
+                "binc float descriptor 0x{bd:02x} (only binary32 and binary64 are supported)"
+            )));
+        }
+    };
+    let mut buf = [0u8; 8];
+    if bd & 0x08 != 0 {
+        let l = r.read_u8()? as usize;
+        if l > n {
+            return Err(Error::syntax(format!(
+                "binc: pruned float of {l} bytes is longer than its {n}-byte kind"
+            )));
+        }
+        for b in &mut buf[..l] {
+            *b = r.read_u8()?;
+        }
+    } else {
+        for b in &mut buf[..n] {
+            *b = r.read_u8()?;
+        }
+    }
+    Ok(if n == 4 {
+        f32::from_be_bytes([buf[0], buf[1], buf[2], buf[3]]) as f64
+    } else {
+        f64::from_be_bytes(buf)
+    })
+}
+
+/// What the descriptor `bd` starts, or the error for a descriptor Binc
+/// (as ugorji implements it) does not have.
+fn kind_of(bd: u8) -> Result<Kind> {
+    let vs = bd & 0x0F;
+    Ok(match bd >> 4 {
+        0x0 => match bd {
+            0x00 => Kind::Nil,
+            0x01 | 0x02 => Kind::Bool,
+            0x03..=0x06 => Kind::Float64,
+            0x07 => Kind::Uint,
+            0x08 => Kind::Int,
+            _ => return Err(invalid(bd)),
+        },
+        0x1 if vs < 8 => Kind::Uint,
+        0x2 if vs < 8 => Kind::Int,
+        0x3 => match vs & 0x07 {
+            1 => Kind::Float32,
+            3 => Kind::Float64,
+            _ => return Err(invalid(bd)),
+        },
+        0x4 | 0xB => Kind::Str,
+        0x5 => Kind::Bytes,
+        0x6 => Kind::Array,
+        0x7 => Kind::Map,
+        0x8 => Kind::Time,
+        0x9 => Kind::Uint,
+        0xF => Kind::Ext,
+        _ => return Err(invalid(bd)),
+    })
+}
+
+#[cold]
+fn invalid(bd: u8) -> Error {
+    let what = match bd >> 4 {
+        0x1 | 0x2 => "integers wider than 64 bits are not supported",
+        0x3 => "only binary32 and binary64 floats are supported",
+        0xA => "UTF-16/32 strings are not supported",
+        0xC => "decimals are not supported",
+        0x0 => "unknown special value",
+        0x8 => "empty timestamp",
+        _ => "unassigned descriptor",
+    };
+    Error::syntax(format!("binc: invalid descriptor 0x{bd:02x}: {what}"))
+}
+
+#[cold]
+fn unexpected(bd: u8, expected: &'static str) -> Error {
+    match kind_of(bd) {
+        Ok(k) => k.mismatch(expected),
+        Err(e) => e,
+    }
+}
+
+#[inline]
+fn eof_or_peek<'de, R: Read<'de>>(r: &mut R) -> Result<u8> {
+    r.peek()?.ok_or_else(Error::eof)
+}
+
+/// Refuses a declared count of items that the rest of the input cannot hold
+/// (each item takes at least `min_size` bytes).
+#[inline]
+fn check_count<'de, R: Read<'de>>(r: &R, n: u64, min_size: u64) -> Result<usize> {
+    if let Some(rem) = r.remaining_hint()
+        && n.saturating_mul(min_size) > rem as u64
+    {
+        return Err(Error::eof());
+    }
+    to_usize(n)
+}
+
+impl DecodeFormat for BincDecoder {
+    const NAME: &'static str = "binc";
+
+    #[inline]
+    fn peek_kind<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<Kind> {
+        kind_of(eof_or_peek(r)?)
+    }
+
+    #[inline]
+    fn try_nil<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<bool> {
+        if r.peek()? == Some(0x00) {
+            r.read_u8()?;
+            return Ok(true);
+        }
+        Ok(false)
+    }
+
+    #[inline]
+    fn read_bool<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<bool> {
+        match r.read_u8()? {
+            0x00 | 0x01 => Ok(false),
+            0x02 => Ok(true),
+            bd => Err(unexpected(bd, "bool")),
+        }
+    }
+
+    #[inline]
+    fn read_i64<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<i64> {
+        match self.read_number(r, "i64")? {
+            Num::U(u) => i64::try_from(u).map_err(|_| Error::out_of_range("i64", u)),
+            Num::Neg(m) if m <= 1 << 63 => Ok(0i64.wrapping_sub(m as i64)),
+            Num::Neg(m) => Err(Error::out_of_range("i64", format_args!("-{m}"))),
+            Num::F(f) => {
+                if f.fract() == 0.0
+                    && (-9.223_372_036_854_776e18..9.223_372_036_854_776e18).contains(&f)
+                {
+                    Ok(f as i64)
+                } else {
+                    Err(Error::out_of_range("i64", f))
+                }
+            }
+        }
+    }
+
+    #[inline]
+    fn read_u64<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<u64> {
+        match self.read_number(r, "u64")? {
+            Num::U(u) | Num::Neg(u @ 0) => Ok(u),
+            Num::Neg(m) => Err(Error::out_of_range("u64", format_args!("-{m}"))),
+            Num::F(f) => {
+                if f.fract() == 0.0 && (0.0..1.844_674_407_370_955_2e19).contains(&f) {
+                    Ok(f as u64)
+                } else {
+                    Err(Error::out_of_range("u64", f))
+                }
+            }
+        }
+    }
+
+    #[inline]
+    fn read_f64<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<f64> {
+        Ok(match self.read_number(r, "f64")? {
+            Num::U(u) => u as f64,
+            Num::Neg(m) => -(m as f64),
+            Num::F(f) => f,
+        })
+    }
+
+    #[inline]
+    fn read_f32<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<f32> {
+        if r.peek()? == Some(0x31) {
+            // Exact bits (a round trip through f64 would quiet signaling NaNs).
+            r.read_u8()?;
+            return Ok(f32::from_be_bytes(r.read_array::<4>()?));
+        }
+        let v = self.read_f64(r)?;
+        let n = v as f32;
+        if v.is_finite() && n.is_infinite() {
+            return Err(Error::out_of_range("f32", v));
+        }
+        Ok(n)
+    }
+
+    #[inline]
+    fn read_str<'de, 's, R: Read<'de>>(
+        &mut self,
+        r: &'s mut R,
+        scratch: &'s mut Vec<u8>,
+    ) -> Result<Reference<'de, 's, str>> {
+        self.read_bytes_as(r, scratch, "text string")?.into_str()
+    }
+
+    #[inline]
+    fn read_bytes<'de, 's, R: Read<'de>>(
+        &mut self,
+        r: &'s mut R,
+        scratch: &'s mut Vec<u8>,
+    ) -> Result<Reference<'de, 's, [u8]>> {
+        self.read_bytes_as(r, scratch, "byte string")
+    }
+
+    #[inline]
+    fn array_begin<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<Seq> {
+        let bd = r.read_u8()?;
+        if bd >> 4 != 0x6 {
+            return Err(unexpected(bd, "array"));
+        }
+        let n = read_len(r, bd & 0x0F)?;
+        Ok(Seq::definite(check_count(r, n, 1)?))
+    }
+
+    #[inline]
+    fn array_next<'de, R: Read<'de>>(&mut self, _r: &mut R, seq: &mut Seq) -> Result<bool> {
+        Ok(seq.next_definite(seq.len.unwrap_or(0)))
+    }
+
+    #[inline]
+    fn map_begin<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<Seq> {
+        let bd = r.read_u8()?;
+        if bd >> 4 != 0x7 {
+            return Err(unexpected(bd, "map"));
+        }
+        let n = read_len(r, bd & 0x0F)?;
+        Ok(Seq::definite(check_count(r, n, 2)?))
+    }
+
+    #[inline]
+    fn map_next<'de, R: Read<'de>>(&mut self, _r: &mut R, seq: &mut Seq) -> Result<bool> {
+        Ok(seq.next_definite(seq.len.unwrap_or(0)))
+    }
+
+    fn read_time<'de, R: Read<'de>>(&mut self, r: &mut R, scratch: &mut Vec<u8>) -> Result<Time> {
+        let bd = r.read_u8()?;
+        if bd == 0x00 {
+            return Ok(go_zero_time());
+        }
+        if bd >> 4 != 0x8 {
+            return Err(unexpected(bd, "timestamp"));
+        }
+        let p = (bd & 0x0F) as usize;
+        if p == 0 {
+            return Err(invalid(bd));
+        }
+        let payload = r.read_slice(p, scratch)?;
+        decode_time(&payload)
+    }
+
+    fn read_ext<'de, 's, R: Read<'de>>(
+        &mut self,
+        r: &'s mut R,
+        scratch: &'s mut Vec<u8>,
+    ) -> Result<(u64, Reference<'de, 's, [u8]>)> {
+        let bd = r.read_u8()?;
+        if bd >> 4 != 0xF {
+            return Err(unexpected(bd, "extension"));
+        }
+        let n = to_usize(read_len(r, bd & 0x0F)?)?;
+        let tag = r.read_u8()?;
+        Ok((tag as u64, r.read_slice(n, scratch)?))
+    }
+
+    fn skip<'de, R: Read<'de>>(
+        &mut self,
+        r: &mut R,
+        scratch: &mut Vec<u8>,
+        depth: u32,
+    ) -> Result<()> {
+        self.skip_item(r, scratch, depth)
+    }
+}
+
+impl BincDecoder {
+    /// A string, byte array or symbol as bytes; nil reads as empty.
+    #[inline]
+    fn read_bytes_as<'de, 's, R: Read<'de>>(
+        &mut self,
+        r: &'s mut R,
+        scratch: &'s mut Vec<u8>,
+        expected: &'static str,
+    ) -> Result<Reference<'de, 's, [u8]>> {
+        let bd = r.read_u8()?;
+        match bd >> 4 {
+            0x4 | 0x5 => {
+                let n = to_usize(read_len(r, bd & 0x0F)?)?;
+                r.read_slice(n, scratch)
+            }
+            0xB => self.read_symbol(bd, r, scratch),
+            _ if bd == 0x00 => Ok(Reference::Copied(&[])),
+            _ => Err(unexpected(bd, expected)),
+        }
+    }
+}
+
+/// Parses a timestamp payload (binc §7), as ugorji's `bincDecodeTime` does:
+/// missing components are zero, bytes after the last component are ignored,
+/// nanoseconds of a second or more carry into the seconds.
+pub(crate) fn decode_time(p: &[u8]) -> Result<Time> {
+    let short = || Error::syntax("binc: timestamp payload too short for its components");
+    let (&desc, mut rest) = p.split_first().ok_or_else(short)?;
+    let mut secs: i64 = 0;
+    let mut nanos: u64 = 0;
+    if desc & 0x80 != 0 {
+        let n = ((desc >> 2) & 0x07) as usize + 1;
+        let (b, tail) = rest.split_at_checked(n).ok_or_else(short)?;
+        let fill = if b.first().is_some_and(|&x| x & 0x80 != 0) {
+            0xFF
+        } else {
+            0x00
+        };
+        let mut buf = [fill; 8];
+        buf[8 - n..].copy_from_slice(b);
+        secs = i64::from_be_bytes(buf);
+        rest = tail;
+    }
+    if desc & 0x40 != 0 {
+        let n = (desc & 0x03) as usize + 1;
+        let (b, tail) = rest.split_at_checked(n).ok_or_else(short)?;
+        nanos = b.iter().fold(0u64, |acc, &x| (acc << 8) | x as u64);
+        rest = tail;
+    }
+    let mut offset = None;
+    if desc & 0x20 != 0 {
+        let b = rest.get(..2).ok_or_else(short)?;
+        let raw = u16::from_be_bytes([b[0], b[1]]);
+        // 14-bit two's complement; the two DST bits are ignored.
+        let z = if raw & 0x2000 != 0 {
+            (raw | 0xC000) as i16
+        } else {
+            (raw & 0x3FFF) as i16
+        };
+        if z != 0 {
+            offset = Some(z as i32 * 60);
+        }
+    }
+    let secs = secs
+        .checked_add((nanos / 1_000_000_000) as i64)
+        .ok_or_else(|| Error::out_of_range("Time", "seconds overflow"))?;
+    let t = Time::from_unix(secs, (nanos % 1_000_000_000) as u32)
+        .ok_or_else(|| Error::syntax("binc: invalid timestamp"))?;
+    Ok(match offset {
+        Some(o) => t.with_offset(o),
+        None => t,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::BincHandle;
+    use codec_core::{Value, from_slice, to_vec};
+
+    fn hex(s: &str) -> Vec<u8> {
+        let s: String = s.chars().filter(|c| !c.is_whitespace()).collect();
+        (0..s.len())
+            .step_by(2)
+            .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
+            .collect()
+    }
+
+    fn val(s: &str) -> Value {
+        from_slice(&hex(s), &BincHandle::default()).unwrap()
+    }
+
+    #[test]
+    fn integers_read_back_through_every_path() {
+        for v in [
+            0i64,
+            1,
+            16,
+            17,
+            -1,
+            -2,
+            -256,
+            -70_000,
+            -0xFF80_0000,
+            -0xFFFF_FFFF,
+            -(1 << 32),
+            i64::MIN,
+            i64::MAX,
+            0x80_0000,
+        ] {
+            let b = to_vec(&v, &BincHandle::default()).unwrap();
+            assert_eq!(from_slice::<i64, _>(&b, &BincHandle::default()).unwrap(), v);
+            assert_eq!(
+                from_slice::<f64, _>(&b, &BincHandle::default()).unwrap(),
+                v as f64
+            );
+        }
+        // The specials read into numbers as ugorji reads them.
+        assert_eq!(val("07"), Value::Uint(0));
+        assert_eq!(val("08"), Value::Int(-1));
+        assert_eq!(
+            from_slice::<i32, _>(&hex("06"), &BincHandle::default()).unwrap(),
+            0
+        );
+        assert_eq!(
+            from_slice::<f64, _>(&hex("07"), &BincHandle::default()).unwrap(),
+            0.0
+        );
+        assert!(from_slice::<u8, _>(&hex("08"), &BincHandle::default()).is_err());
+        assert!(from_slice::<i64, _>(&hex("04"), &BincHandle::default()).is_err());
+        assert_eq!(
+            from_slice::<i64, _>(&hex("3b 01 40"), &BincHandle::default()).unwrap(),
+            2
+        );
+        assert!(from_slice::<i64, _>(&hex("3b 02 3f f8"), &BincHandle::default()).is_err());
+        // ugorji's corrupted bytes for -0xFFFF_FFFF read as what they say: -255.
+        assert_eq!(val("20 ff"), Value::Int(-255));
+        // 2^63 and more do not fit an i64 (ugorji wraps; we refuse).
+        assert!(from_slice::<i64, _>(&hex("17 8000000000000000"), &BincHandle::default()).is_err());
+        assert_eq!(val("27 8000000000000000"), Value::Int(i64::MIN));
+        assert!(from_slice::<i64, _>(&hex("27 8000000000000001"), &BincHandle::default()).is_err());
+    }
+
+    #[test]
+    fn floats_read_back() {
+        assert_eq!(val("3b 02 3f f8"), Value::F64(1.5));
+        assert_eq!(val("31 3f c0 00 00"), Value::F32(1.5));
+        assert_eq!(val("39 02 3f c0"), Value::F32(1.5));
+        assert_eq!(val("3b 00"), Value::F64(0.0));
+        assert_eq!(val("06"), Value::F64(0.0));
+        assert_eq!(val("04"), Value::F64(f64::INFINITY));
+        assert_eq!(val("03"), Value::F64(f64::from_bits(GO_NAN_BITS)));
+        assert!(from_slice::<Value, _>(&hex("3b 09 00"), &BincHandle::default()).is_err());
+        // float32 targets refuse float64 values out of their range.
+        assert!(from_slice::<f32, _>(&hex("33 7e37e43c8800759c"), &BincHandle::default()).is_err());
+    }
+
+    #[test]
+    fn symbols_define_reference_and_wide_ids() {
+        // [ {"Name": "n"}, {"Name": "m"} ] with a 2-byte id and a 2-byte length.
+        let b = hex("66 75 bd 01 2c 0004 4e616d65 45 6e 75 b8 01 2c 45 6d");
+        assert_eq!(
+            from_slice::<Value, _>(&b, &BincHandle::default()).unwrap(),
+            Value::Array(vec![
+                Value::Map(vec![(Value::from("Name"), Value::from("n"))]),
+                Value::Map(vec![(Value::from("Name"), Value::from("m"))]),
+            ])
+        );
+        // A symbol is accepted wherever a string is; an unknown id reads as "".
+        assert_eq!(val("b4 07 02 6869"), Value::from("hi"));
+        assert_eq!(val("b0 09"), Value::from(""));
+        // Skipping still records the definition.
+        let b = hex("b4 01 02 6869");
+        let mut d = codec_core::Handle::decoder(&BincHandle::default(), &b);
+        d.skip().unwrap();
+        assert_eq!(d.format_mut().symbol_count(), 1);
+        // Many symbols through an encoder and back, past one-byte ids.
+        let keys: Vec<(String, u32)> = (0..600).map(|i| (format!("key{i}"), i)).collect();
+        let m: std::collections::BTreeMap<String, u32> = keys.into_iter().collect();
+        let h = BincHandle::default().as_symbols(true);
+        let rows = vec![m.clone(), m.clone()];
+        let enc = to_vec(&rows, &h).unwrap();
+        let back: Vec<std::collections::BTreeMap<String, u32>> = from_slice(&enc, &h).unwrap();
+        assert_eq!(back, rows);
+    }
+
+    #[test]
+    fn timestamps_with_offsets() {
+        let cases = [
+            ("81 00", "1970-01-01T00:00:00Z"),
+            ("82 80 ff", "1969-12-31T23:59:59Z"),
+            (
+                "8b ef 5e 0d a3 f5 07 5b cd 15 3e d4",
+                "2020-01-02T03:04:05.123456789-05:00",
+            ),
+            ("87 ac 5e 0d 10 4d 01 4a", "2020-01-02T03:04:05+05:30"),
+            ("86 90 f1 88 6e 09 01", "0001-01-01T00:00:01Z"),
+        ];
+        for (b, s) in cases {
+            let want = Time::parse_rfc3339(s).unwrap();
+            let got: Time = from_slice(&hex(b), &BincHandle::default()).unwrap();
+            assert_eq!(got, want, "{b}");
+            assert_eq!(got.offset(), want.offset(), "{b}");
+        }
+        // A zero-minute zone reads as UTC; DST bits are ignored.
+        let t: Time = from_slice(&hex("87 ac 5e 0d 5d a5 00 00"), &BincHandle::default()).unwrap();
+        assert_eq!(t.offset(), None);
+        let t: Time = from_slice(&hex("87 ac 5e 0d 10 4d c1 4a"), &BincHandle::default()).unwrap();
+        assert_eq!(t.offset(), Some(19_800));
+        // nil is Go's zero time; an empty or short payload is an error.
+        let t: Time = from_slice(&hex("00"), &BincHandle::default()).unwrap();
+        assert_eq!(t, go_zero_time());
+        assert!(from_slice::<Time, _>(&hex("80"), &BincHandle::default()).is_err());
+        assert!(from_slice::<Time, _>(&hex("82 8c 01"), &BincHandle::default()).is_err());
+        // Sub-minute offsets are truncated to minutes on the wire.
+        let t = Time::parse_rfc3339("2020-01-02T03:04:05Z")
+            .unwrap()
+            .with_offset(-90);
+        let back: Time = from_slice(
+            &to_vec(&t, &BincHandle::default()).unwrap(),
+            &BincHandle::default(),
+        )
+        .unwrap();
+        assert_eq!(back, t.with_offset(-60));
+    }
+
+    #[test]
+    fn extensions_and_lenient_strings() {
+        assert_eq!(val("f6 05 01 02"), Value::Ext(5, vec![1, 2]));
+        assert_eq!(val("f4 07"), Value::Ext(7, vec![]));
+        let h = BincHandle::default();
+        assert_eq!(from_slice::<String, _>(&hex("56 6869"), &h).unwrap(), "hi");
+        assert_eq!(
+            from_slice::<Vec<u8>, _>(&hex("46 6869"), &h).unwrap(),
+            b"hi"
+        );
+        assert_eq!(
+            from_slice::<Vec<u8>, _>(&hex("66 90 91"), &h).unwrap(),
+            [1, 2]
+        );
+        assert_eq!(from_slice::<String, _>(&hex("00"), &h).unwrap(), "");
+        assert!(from_slice::<String, _>(&hex("46 ff fe"), &h).is_err());
+        assert!(from_slice::<bool, _>(&hex("90"), &h).is_err());
+        assert!(!from_slice::<bool, _>(&hex("00"), &h).unwrap());
+    }
+}

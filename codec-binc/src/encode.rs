@@ -1,0 +1,585 @@
+//! [`BincEncoder`]: the encoding half of the Binc driver.
+
+use crate::{VD_ARRAY, VD_BYTES, VD_CUSTOM_EXT, VD_MAP, VD_STRING, container_header, go_zero_time};
+use codec_core::{EncodeFormat, Error, Result, Time, Write};
+use std::collections::HashMap;
+
+/// The largest symbol id: ids are 16-bit and start at 1.
+const MAX_SYMBOL_ID: u32 = u16::MAX as u32;
+
+/// Writes Binc. One encoder keeps one symbol table for its whole life
+/// (ugorji's table survives across `Encode` calls on one `Encoder`).
+#[derive(Debug, Clone, Default)]
+pub struct BincEncoder {
+    as_symbols: bool,
+    /// Between `write_map_key` and `write_map_value` at this level: a string
+    /// written now is a map key and may become a symbol.
+    in_key: bool,
+    symbols: HashMap<Box<str>, u16>,
+    /// The id the next new symbol gets; past 65 535 no more symbols are defined.
+    next_id: u32,
+}
+
+impl BincEncoder {
+    /// A driver; `as_symbols` turns map-key strings into symbols.
+    pub fn new(as_symbols: bool) -> Self {
+        BincEncoder {
+            as_symbols,
+            in_key: false,
+            symbols: HashMap::new(),
+            next_id: 1,
+        }
+    }
+
+    /// Number of symbols defined so far by this encoder.
+    pub fn symbol_count(&self) -> usize {
+        self.symbols.len()
+    }
+
+    /// Writes `s` as a symbol (definition or reference) if symbols are on and
+    /// it is long enough; returns false when it must be written as a string.
+    #[inline]
+    fn try_symbol<W: Write>(&mut self, w: &mut W, s: &str) -> Result<bool> {
+        if !self.as_symbols || s.len() < 2 {
+            return Ok(false);
+        }
+        if let Some(&id) = self.symbols.get(s) {
+            write_symbol_ref(w, id)?;
+            return Ok(true);
+        }
+        if self.next_id > MAX_SYMBOL_ID {
+            // Ids exhausted: ugorji wraps the counter and redefines old ids,
+            // which corrupts later references. We write a plain string instead.
+            return Ok(false);
+        }
+        let id = self.next_id as u16;
+        self.next_id += 1;
+        self.symbols.insert(s.into(), id);
+        write_symbol_def(w, id, s.as_bytes())?;
+        Ok(true)
+    }
+}
+
+#[inline]
+fn write_symbol_ref<W: Write>(w: &mut W, id: u16) -> Result<()> {
+    if id <= 0xFF {
+        w.write_all(&[0xB0, id as u8])
+    } else {
+        let [hi, lo] = id.to_be_bytes();
+        w.write_all(&[0xB8, hi, lo])
+    }
+}
+
+fn write_symbol_def<W: Write>(w: &mut W, id: u16, text: &[u8]) -> Result<()> {
+    let mut buf = [0u8; 12];
+    let mut n = 0;
+    // W X YY: W = 2-byte id, X = definition, YY = length width 1/2/4/8.
+    let (yy, len_bytes): (u8, usize) = match text.len() {
+        l if l <= 0xFF => (0, 1),
+        l if l <= 0xFFFF => (1, 2),
+        l if l as u64 <= 0xFFFF_FFFF => (2, 4),
+        _ => (3, 8),
+    };
+    if id <= 0xFF {
+        buf[0] = 0xB4 | yy;
+        buf[1] = id as u8;
+        n += 2;
+    } else {
+        let [hi, lo] = id.to_be_bytes();
+        buf[0] = 0xBC | yy;
+        buf[1] = hi;
+        buf[2] = lo;
+        n += 3;
+    }
+    let len = (text.len() as u64).to_be_bytes();
+    buf[n..n + len_bytes].copy_from_slice(&len[8 - len_bytes..]);
+    n += len_bytes;
+    w.write_all(&buf[..n])?;
+    w.write_all(text)
+}
+
+/// Drops redundant leading bytes of a big-endian two's-complement number
+/// (ugorji's `pruneSignExt`): `00` before a byte below `0x80` when
+/// `positive`, `FF` before a byte of `0x80` or more otherwise. Returns the
+/// index of the first byte kept.
+#[inline]
+pub(crate) fn prune_sign_ext(b: &[u8], positive: bool) -> usize {
+    let mut i = 0;
+    while i + 1 < b.len() {
+        let (cur, next) = (b[i], b[i + 1]);
+        let redundant = if positive {
+            cur == 0x00 && next & 0x80 == 0
+        } else {
+            cur == 0xFF && next & 0x80 != 0
+        };
+        if !redundant {
+            break;
+        }
+        i += 1;
+    }
+    i
+}
+
+/// `bd` followed by `payload` in one write.
+#[inline]
+fn write_bd_payload<W: Write>(w: &mut W, bd: u8, payload: &[u8]) -> Result<()> {
+    let mut buf = [0u8; 9];
+    buf[0] = bd;
+    buf[1..1 + payload.len()].copy_from_slice(payload);
+    w.write_all(&buf[..1 + payload.len()])
+}
+
+impl EncodeFormat for BincEncoder {
+    const NAME: &'static str = "binc";
+
+    #[inline]
+    fn write_nil<W: Write>(&mut self, w: &mut W) -> Result<()> {
+        w.write_byte(0x00)
+    }
+
+    #[inline]
+    fn write_bool<W: Write>(&mut self, w: &mut W, v: bool) -> Result<()> {
+        w.write_byte(if v { 0x02 } else { 0x01 })
+    }
+
+    #[inline]
+    fn write_i64<W: Write>(&mut self, w: &mut W, v: i64) -> Result<()> {
+        if v >= 0 {
+            return self.write_u64(w, v as u64);
+        }
+        if v == -1 {
+            return w.write_byte(0x08);
+        }
+        let m = v.unsigned_abs();
+        if m <= 0xFF {
+            w.write_all(&[0x20, m as u8])
+        } else if m <= 0xFFFF {
+            let [a, b] = (m as u16).to_be_bytes();
+            w.write_all(&[0x21, a, b])
+        } else if m <= 0xFFFF_FFFF {
+            // Always the full 4-byte magnitude. ugorji prunes it as if it were
+            // two's complement, which corrupts magnitudes 0xFF80_0000..=0xFFFF_FFFF;
+            // we write the correct bytes (documented in the crate docs).
+            write_bd_payload(w, 0x23, &(m as u32).to_be_bytes())
+        } else {
+            write_bd_payload(w, 0x27, &m.to_be_bytes())
+        }
+    }
+
+    #[inline]
+    fn write_u64<W: Write>(&mut self, w: &mut W, v: u64) -> Result<()> {
+        match v {
+            0 => w.write_byte(0x07),
+            1..=16 => w.write_byte(0x90 | (v - 1) as u8),
+            17..=0xFF => w.write_all(&[0x10, v as u8]),
+            0x100..=0xFFFF => {
+                let [a, b] = (v as u16).to_be_bytes();
+                w.write_all(&[0x11, a, b])
+            }
+            0x1_0000..=0xFFFF_FFFF => {
+                let b = (v as u32).to_be_bytes();
+                let i = prune_sign_ext(&b, true);
+                write_bd_payload(w, 0x10 | (3 - i) as u8, &b[i..])
+            }
+            _ => {
+                let b = v.to_be_bytes();
+                let i = prune_sign_ext(&b, true);
+                write_bd_payload(w, 0x10 | (7 - i) as u8, &b[i..])
+            }
+        }
+    }
+
+    #[inline]
+    fn write_f32<W: Write>(&mut self, w: &mut W, v: f32) -> Result<()> {
+        if let Some(special) = float_special(v as f64) {
+            return w.write_byte(special);
+        }
+        write_bd_payload(w, 0x31, &v.to_bits().to_be_bytes())
+    }
+
+    #[inline]
+    fn write_f64<W: Write>(&mut self, w: &mut W, v: f64) -> Result<()> {
+        if let Some(special) = float_special(v) {
+            return w.write_byte(special);
+        }
+        let b = v.to_bits().to_be_bytes();
+        let kept = 8 - v.to_bits().trailing_zeros() as usize / 8;
+        if kept <= 6 {
+            let mut buf = [0u8; 8];
+            buf[0] = 0x3B;
+            buf[1] = kept as u8;
+            buf[2..2 + kept].copy_from_slice(&b[..kept]);
+            w.write_all(&buf[..2 + kept])
+        } else {
+            write_bd_payload(w, 0x33, &b)
+        }
+    }
+
+    #[inline]
+    fn write_str<W: Write>(&mut self, w: &mut W, v: &str) -> Result<()> {
+        if self.in_key {
+            self.in_key = false;
+            if self.try_symbol(w, v)? {
+                return Ok(());
+            }
+        }
+        container_header(w, VD_STRING, v.len() as u64)?;
+        w.write_all(v.as_bytes())
+    }
+
+    #[inline]
+    fn write_field_name<W: Write>(&mut self, w: &mut W, name: &'static str) -> Result<()> {
+        self.in_key = false;
+        if self.try_symbol(w, name)? {
+            return Ok(());
+        }
+        container_header(w, VD_STRING, name.len() as u64)?;
+        w.write_all(name.as_bytes())
+    }
+
+    #[inline]
+    fn write_bytes<W: Write>(&mut self, w: &mut W, v: &[u8]) -> Result<()> {
+        container_header(w, VD_BYTES, v.len() as u64)?;
+        w.write_all(v)
+    }
+
+    #[inline]
+    fn write_array_start<W: Write>(&mut self, w: &mut W, len: usize) -> Result<()> {
+        self.in_key = false;
+        container_header(w, VD_ARRAY, len as u64)
+    }
+
+    #[inline]
+    fn write_map_start<W: Write>(&mut self, w: &mut W, len: usize) -> Result<()> {
+        self.in_key = false;
+        container_header(w, VD_MAP, len as u64)
+    }
+
+    #[inline]
+    fn write_map_key<W: Write>(&mut self, _w: &mut W, _index: usize) -> Result<()> {
+        self.in_key = true;
+        Ok(())
+    }
+
+    #[inline]
+    fn write_map_value<W: Write>(&mut self, _w: &mut W) -> Result<()> {
+        self.in_key = false;
+        Ok(())
+    }
+
+    fn write_time<W: Write>(&mut self, w: &mut W, t: &Time) -> Result<()> {
+        if t.unix_seconds() == go_zero_time().unix_seconds() && t.nanos() == 0 {
+            // Go's zero time.Time is written as nil.
+            return w.write_byte(0x00);
+        }
+        let mut buf = [0u8; 16];
+        let mut n = 2; // buf[0] = 0x80 | P, buf[1] = inner descriptor
+        let mut desc = 0u8;
+        let secs = t.unix_seconds();
+        if secs != 0 {
+            let b = secs.to_be_bytes();
+            let i = prune_sign_ext(&b, secs >= 0);
+            let kept = 8 - i;
+            desc |= 0x80 | (((kept - 1) as u8) << 2);
+            buf[n..n + kept].copy_from_slice(&b[i..]);
+            n += kept;
+        }
+        let nanos = t.nanos();
+        if nanos != 0 {
+            let b = nanos.to_be_bytes();
+            let i = prune_sign_ext(&b, true);
+            let kept = 4 - i;
+            desc |= 0x40 | (kept - 1) as u8;
+            buf[n..n + kept].copy_from_slice(&b[i..]);
+            n += kept;
+        }
+        if let Some(offset) = t.offset() {
+            // Minutes, truncated toward zero, as a 14-bit two's-complement number.
+            let minutes = offset / 60;
+            if !(-0x2000..0x2000).contains(&minutes) {
+                return Err(Error::unsupported(format!(
+                    "binc cannot hold the UTC offset of {offset} seconds"
+                )));
+            }
+            desc |= 0x20;
+            let z = (minutes as i16 as u16) & 0x3FFF;
+            buf[n..n + 2].copy_from_slice(&z.to_be_bytes());
+            n += 2;
+        }
+        buf[0] = 0x80 | (n - 1) as u8;
+        buf[1] = desc;
+        w.write_all(&buf[..n])
+    }
+
+    fn write_ext<W: Write>(&mut self, w: &mut W, tag: u64, data: &[u8]) -> Result<()> {
+        let tag = u8::try_from(tag).map_err(|_| {
+            Error::unsupported(format!(
+                "binc extension tags are one byte; {tag} does not fit"
+            ))
+        })?;
+        container_header(w, VD_CUSTOM_EXT, data.len() as u64)?;
+        w.write_byte(tag)?;
+        w.write_all(data)
+    }
+
+    fn side(&self) -> Self {
+        BincEncoder::new(self.as_symbols)
+    }
+}
+
+/// The one-byte special for a float that has one: ±0, NaN, ±Inf.
+#[inline]
+fn float_special(v: f64) -> Option<u8> {
+    if v == 0.0 {
+        Some(0x06)
+    } else if v.is_nan() {
+        Some(0x03)
+    } else if v.is_infinite() {
+        Some(if v > 0.0 { 0x04 } else { 0x05 })
+    } else {
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn enc(f: impl FnOnce(&mut BincEncoder, &mut Vec<u8>) -> Result<()>) -> Vec<u8> {
+        let mut out = Vec::new();
+        let mut e = BincEncoder::new(false);
+        f(&mut e, &mut out).unwrap();
+        out
+    }
+
+    fn hex(s: &str) -> Vec<u8> {
+        let s: String = s.chars().filter(|c| !c.is_whitespace()).collect();
+        (0..s.len())
+            .step_by(2)
+            .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn unsigned_pruning_table() {
+        let table: &[(u64, &str)] = &[
+            (0, "07"),
+            (1, "90"),
+            (16, "9f"),
+            (17, "10 11"),
+            (255, "10 ff"),
+            (256, "11 01 00"),
+            (65_536, "12 01 00 00"),
+            (0x7F_FFFF, "12 7f ff ff"),
+            (0x80_0000, "13 00 80 00 00"),
+            (0xFF_FFFF, "13 00 ff ff ff"),
+            (0xFFFF_FFFF, "13 ff ff ff ff"),
+            (1 << 32, "14 01 00 00 00 00"),
+            (0x0080_0000_0000_0000, "17 00 80 00 00 00 00 00 00"),
+            (i64::MAX as u64, "17 7f ff ff ff ff ff ff ff"),
+            (u64::MAX, "17 ff ff ff ff ff ff ff ff"),
+        ];
+        for &(v, want) in table {
+            assert_eq!(enc(|e, w| e.write_u64(w, v)), hex(want), "{v}");
+            if let Ok(i) = i64::try_from(v) {
+                assert_eq!(enc(|e, w| e.write_i64(w, i)), hex(want), "{v} as i64");
+            }
+        }
+    }
+
+    #[test]
+    fn negative_table() {
+        let table: &[(i64, &str)] = &[
+            (-1, "08"),
+            (-2, "20 02"),
+            (-128, "20 80"),
+            (-256, "21 01 00"),
+            (-70_000, "23 00 01 11 70"),
+            (-(1 << 32), "27 00 00 00 01 00 00 00 00"),
+            (i64::MIN, "27 80 00 00 00 00 00 00 00"),
+        ];
+        for &(v, want) in table {
+            assert_eq!(enc(|e, w| e.write_i64(w, v)), hex(want), "{v}");
+        }
+    }
+
+    #[test]
+    fn negative_magnitude_fix() {
+        // ugorji writes -0xFF80_0000 as `22 80 00 00` and -0xFFFF_FFFF as `20 ff`
+        // (wrong values); we write the full magnitude.
+        assert_eq!(
+            enc(|e, w| e.write_i64(w, -0xFF80_0000)),
+            hex("23 ff 80 00 00")
+        );
+        assert_eq!(
+            enc(|e, w| e.write_i64(w, -0xFFFF_FFFF)),
+            hex("23 ff ff ff ff")
+        );
+        assert_eq!(
+            enc(|e, w| e.write_i64(w, -0xFF7F_FFFF)),
+            hex("23 ff 7f ff ff")
+        );
+    }
+
+    #[test]
+    fn float_forms() {
+        let table: &[(f64, &str)] = &[
+            (1.0, "3b 02 3f f0"),
+            (2.0, "3b 01 40"),
+            (1.5, "3b 02 3f f8"),
+            (17.0, "3b 02 40 31"),
+            (-2.5, "3b 02 c0 04"),
+            (100_000.0, "3b 03 40 f8 6a"),
+            (123_456_789.0, "3b 05 41 9d 6f 34 54"),
+            (0.1, "33 3f b9 99 99 99 99 99 9a"),
+            (1e300, "33 7e 37 e4 3c 88 00 75 9c"),
+            (5e-324, "33 00 00 00 00 00 00 00 01"),
+            (0.0, "06"),
+            (-0.0, "06"),
+            (f64::NAN, "03"),
+            (f64::INFINITY, "04"),
+            (f64::NEG_INFINITY, "05"),
+        ];
+        for &(v, want) in table {
+            assert_eq!(enc(|e, w| e.write_f64(w, v)), hex(want), "{v}");
+        }
+        // Seven significant bytes: no saving, full form.
+        let seven = f64::from_bits(0x3ff0_0000_0000_0100);
+        assert_eq!(enc(|e, w| e.write_f64(w, seven))[0], 0x33);
+        // float32 is never pruned.
+        assert_eq!(enc(|e, w| e.write_f32(w, 1.5)), hex("31 3f c0 00 00"));
+        assert_eq!(enc(|e, w| e.write_f32(w, 0.1)), hex("31 3d cc cc cd"));
+        assert_eq!(enc(|e, w| e.write_f32(w, -0.0)), hex("06"));
+    }
+
+    #[test]
+    fn container_lengths() {
+        assert_eq!(enc(|e, w| e.write_str(w, "")), hex("44"));
+        assert_eq!(
+            enc(|e, w| e.write_str(w, "hello")),
+            hex("49 68 65 6c 6c 6f")
+        );
+        let s12 = "a".repeat(12);
+        assert_eq!(enc(|e, w| e.write_str(w, &s12))[..2], hex("40 0c")[..]);
+        let s256 = "a".repeat(256);
+        assert_eq!(enc(|e, w| e.write_str(w, &s256))[..3], hex("41 01 00")[..]);
+        assert_eq!(
+            enc(|e, w| e.write_array_start(w, 70_000)),
+            hex("62 00 01 11 70")
+        );
+        assert_eq!(enc(|e, w| e.write_map_start(w, 0)), hex("74"));
+        assert_eq!(enc(|e, w| e.write_bytes(w, &[1, 2])), hex("56 01 02"));
+        assert_eq!(enc(|e, w| e.write_ext(w, 5, &[1, 2])), hex("f6 05 01 02"));
+        assert_eq!(
+            enc(|e, w| e.write_ext(w, 1, &[0; 12]))[..3],
+            hex("f0 0c 01")[..]
+        );
+        assert!(
+            BincEncoder::new(false)
+                .write_ext(&mut Vec::new(), 256, &[])
+                .is_err()
+        );
+    }
+
+    fn t(s: &str) -> Time {
+        Time::parse_rfc3339(s).unwrap()
+    }
+
+    #[test]
+    fn time_table() {
+        let table: &[(Time, &str)] = &[
+            (go_zero_time(), "00"),
+            (t("1970-01-01T00:00:00Z"), "81 00"),
+            (t("1970-01-01T00:00:01Z"), "82 80 01"),
+            (t("1969-12-31T23:59:59Z"), "82 80 ff"),
+            (t("1970-01-01T00:02:08Z"), "83 84 00 80"),
+            (t("1970-01-01T00:00:00.000000001Z"), "82 40 01"),
+            (t("1970-01-01T00:00:00.999999999Z"), "85 43 3b 9a c9 ff"),
+            (t("2020-01-02T03:04:05Z"), "85 8c 5e 0d 5d a5"),
+            (t("2020-01-02T03:04:05.000000006Z"), "86 cc 5e 0d 5d a5 06"),
+            (
+                t("2020-01-02T03:04:05.123456789-05:00"),
+                "8b ef 5e 0d a3 f5 07 5b cd 15 3e d4",
+            ),
+            (t("2020-01-02T03:04:05+05:30"), "87 ac 5e 0d 10 4d 01 4a"),
+            (
+                t("2020-01-02T03:04:05Z").with_offset(0),
+                "87 ac 5e 0d 5d a5 00 00",
+            ),
+            (t("1960-01-01T00:00:00Z"), "85 8c ed 30 08 80"),
+            (t("0001-01-01T00:00:01Z"), "86 90 f1 88 6e 09 01"),
+            (t("2106-02-07T06:28:16Z"), "86 90 01 00 00 00 00"),
+        ];
+        for (v, want) in table {
+            assert_eq!(enc(|e, w| e.write_time(w, v)), hex(want), "{v}");
+        }
+    }
+
+    #[test]
+    fn symbols_define_then_reference() {
+        let mut e = BincEncoder::new(true);
+        let mut w = Vec::new();
+        e.write_map_key(&mut w, 0).unwrap();
+        e.write_str(&mut w, "Name").unwrap();
+        e.write_map_value(&mut w).unwrap();
+        e.write_str(&mut w, "Name").unwrap(); // a value: never a symbol
+        e.write_map_key(&mut w, 1).unwrap();
+        e.write_str(&mut w, "a").unwrap(); // too short
+        e.write_map_value(&mut w).unwrap();
+        e.write_field_name(&mut w, "Name").unwrap();
+        e.write_field_name(&mut w, "Age").unwrap();
+        assert_eq!(
+            w,
+            hex("b4 01 04 4e616d65  48 4e616d65  45 61  b0 01  b4 02 03 416765")
+        );
+        // A fresh side driver has its own, empty table.
+        let mut s = e.side();
+        let mut w2 = Vec::new();
+        s.write_field_name(&mut w2, "Name").unwrap();
+        assert_eq!(w2, hex("b4 01 04 4e616d65"));
+    }
+
+    #[test]
+    fn symbols_with_wide_ids_and_exhaustion() {
+        let mut e = BincEncoder::new(true);
+        let mut w = Vec::new();
+        for i in 0..300 {
+            e.write_map_key(&mut w, 0).unwrap();
+            w.clear();
+            e.write_str(&mut w, &format!("k{i:03}")).unwrap();
+            if i == 255 {
+                assert_eq!(w, hex("bc 01 00 04 6b323535"));
+            }
+        }
+        w.clear();
+        e.write_map_key(&mut w, 0).unwrap();
+        e.write_str(&mut w, "k299").unwrap();
+        assert_eq!(w, hex("b8 01 2c"));
+
+        // Run the ids out: the 65 536th distinct key is a plain string.
+        for i in 300..65_535 {
+            w.clear();
+            e.write_map_key(&mut w, 0).unwrap();
+            e.write_str(&mut w, &format!("k{i:05}")).unwrap();
+        }
+        assert_eq!(e.symbol_count(), 65_535);
+        w.clear();
+        e.write_map_key(&mut w, 0).unwrap();
+        e.write_str(&mut w, "overflow").unwrap();
+        assert_eq!(w, hex("4c 6f766572666c6f77"));
+        // Old symbols are still referenced.
+        w.clear();
+        e.write_map_key(&mut w, 0).unwrap();
+        e.write_str(&mut w, "k000").unwrap();
+        assert_eq!(w, hex("b0 01"));
+    }
+
+    #[test]
+    fn symbol_long_text_uses_wider_length() {
+        let mut e = BincEncoder::new(true);
+        let mut w = Vec::new();
+        let long = "x".repeat(300);
+        assert!(e.try_symbol(&mut w, &long).unwrap());
+        assert_eq!(w[..4], hex("b5 01 01 2c")[..]);
+    }
+}

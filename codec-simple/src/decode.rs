@@ -1,0 +1,449 @@
+//! [`SimpleDecoder`]: the decoding half of the Simple driver.
+
+use crate::{GO_ZERO_UNIX, NIL, UNIX_TO_GO_SECS};
+use codec_core::{DecodeFormat, Error, ErrorKind, Kind, Read, Reference, Result, Seq, Time};
+
+/// Reads Simple. Unlike ugorji's lenient readers it checks the descriptor
+/// group of every item (a map header is not a string); it accepts every
+/// byte sequence ugorji's encoder writes and every non-minimal width.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SimpleDecoder;
+
+impl SimpleDecoder {
+    /// A driver.
+    pub fn new() -> Self {
+        SimpleDecoder
+    }
+}
+
+/// A number as read, before conversion to the target.
+enum Num {
+    U(u64),
+    /// A negative integer, by magnitude (`0c 00` is a magnitude of zero).
+    Neg(u64),
+    F(f64),
+}
+
+#[inline]
+fn to_usize(n: u64) -> Result<usize> {
+    usize::try_from(n).map_err(|_| Error::eof())
+}
+
+/// The magnitude of an integer item whose width code is `code` (0..=3: 1, 2, 4, 8 bytes).
+#[inline]
+fn read_magnitude<'de, R: Read<'de>>(r: &mut R, code: u8) -> Result<u64> {
+    Ok(match code {
+        0 => r.read_u8()? as u64,
+        1 => u16::from_be_bytes(r.read_array::<2>()?) as u64,
+        2 => u32::from_be_bytes(r.read_array::<4>()?) as u64,
+        _ => u64::from_be_bytes(r.read_array::<8>()?),
+    })
+}
+
+/// A container length from its length-of-length code `bd & 7`.
+#[inline]
+fn read_len<'de, R: Read<'de>>(r: &mut R, bd: u8) -> Result<u64> {
+    Ok(match bd & 0x07 {
+        0 => 0,
+        1 => r.read_u8()? as u64,
+        2 => u16::from_be_bytes(r.read_array::<2>()?) as u64,
+        3 => u32::from_be_bytes(r.read_array::<4>()?) as u64,
+        4 => u64::from_be_bytes(r.read_array::<8>()?),
+        _ => return Err(invalid(bd)),
+    })
+}
+
+/// What the descriptor `bd` starts, or an error for an unused descriptor.
+fn kind_of(bd: u8) -> Result<Kind> {
+    Ok(match bd {
+        0x01 => Kind::Nil,
+        0x02 | 0x03 => Kind::Bool,
+        0x04 => Kind::Float32,
+        0x05 => Kind::Float64,
+        0x08..=0x0B => Kind::Uint,
+        0x0C..=0x0F => Kind::Int,
+        0x18 => Kind::Time,
+        0xD8..=0xDC => Kind::Str,
+        0xE0..=0xE4 => Kind::Bytes,
+        0xE8..=0xEC => Kind::Array,
+        0xF0..=0xF4 => Kind::Map,
+        0xF8..=0xFC => Kind::Ext,
+        _ => return Err(invalid(bd)),
+    })
+}
+
+#[cold]
+fn invalid(bd: u8) -> Error {
+    Error::syntax(format!("simple: invalid descriptor 0x{bd:02x}"))
+}
+
+#[cold]
+fn unexpected(bd: u8, expected: &'static str) -> Error {
+    match kind_of(bd) {
+        Ok(k) => k.mismatch(expected),
+        Err(e) => e,
+    }
+}
+
+/// Refuses a declared count of items that the rest of the input cannot hold.
+#[inline]
+fn check_count<'de, R: Read<'de>>(r: &R, n: u64, min_size: u64) -> Result<usize> {
+    if let Some(rem) = r.remaining_hint()
+        && n.saturating_mul(min_size) > rem as u64
+    {
+        return Err(Error::eof());
+    }
+    to_usize(n)
+}
+
+#[inline]
+fn read_number<'de, R: Read<'de>>(r: &mut R, expected: &'static str) -> Result<Num> {
+    let bd = r.read_u8()?;
+    Ok(match bd {
+        NIL => Num::U(0),
+        0x04 => Num::F(f32::from_be_bytes(r.read_array::<4>()?) as f64),
+        0x05 => Num::F(f64::from_be_bytes(r.read_array::<8>()?)),
+        0x08..=0x0B => Num::U(read_magnitude(r, bd - 0x08)?),
+        0x0C..=0x0F => Num::Neg(read_magnitude(r, bd - 0x0C)?),
+        _ => return Err(unexpected(bd, expected)),
+    })
+}
+
+/// A string or byte array item as bytes; nil reads as empty.
+#[inline]
+fn read_bytes_as<'de, 's, R: Read<'de>>(
+    r: &'s mut R,
+    scratch: &'s mut Vec<u8>,
+    expected: &'static str,
+) -> Result<Reference<'de, 's, [u8]>> {
+    let bd = r.read_u8()?;
+    match bd {
+        0xD8..=0xDC | 0xE0..=0xE4 => {
+            let n = to_usize(read_len(r, bd)?)?;
+            r.read_slice(n, scratch)
+        }
+        NIL => Ok(Reference::Copied(&[])),
+        _ => Err(unexpected(bd, expected)),
+    }
+}
+
+/// Parses Go's `time.Time.MarshalBinary` output (simple §6).
+pub(crate) fn unmarshal_time(p: &[u8]) -> Result<Time> {
+    let bad = |what: &str| Error::syntax(format!("simple: invalid binary time: {what}"));
+    let (version, want) = match p.first() {
+        Some(1) => (1, 15),
+        Some(2) => (2, 16),
+        _ => return Err(bad("unknown version")),
+    };
+    if p.len() != want {
+        return Err(bad("wrong length"));
+    }
+    let mut secs = [0u8; 8];
+    secs.copy_from_slice(&p[1..9]);
+    let secs = i64::from_be_bytes(secs)
+        .checked_sub(UNIX_TO_GO_SECS)
+        .ok_or_else(|| bad("seconds out of range"))?;
+    let nanos = u32::from_be_bytes([p[9], p[10], p[11], p[12]]);
+    let minutes = i16::from_be_bytes([p[13], p[14]]) as i32;
+    let rem = if version == 2 { p[15] as i8 as i32 } else { 0 };
+    let t = Time::from_unix(secs, nanos).ok_or_else(|| bad("nanoseconds out of range"))?;
+    Ok(if minutes == -1 && rem == 0 {
+        t
+    } else {
+        t.with_offset(minutes * 60 + rem)
+    })
+}
+
+impl DecodeFormat for SimpleDecoder {
+    const NAME: &'static str = "simple";
+
+    #[inline]
+    fn peek_kind<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<Kind> {
+        kind_of(r.peek()?.ok_or_else(Error::eof)?)
+    }
+
+    #[inline]
+    fn try_nil<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<bool> {
+        if r.peek()? == Some(NIL) {
+            r.read_u8()?;
+            return Ok(true);
+        }
+        Ok(false)
+    }
+
+    #[inline]
+    fn read_bool<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<bool> {
+        match r.read_u8()? {
+            NIL | 0x02 => Ok(false),
+            0x03 => Ok(true),
+            bd => Err(unexpected(bd, "bool")),
+        }
+    }
+
+    #[inline]
+    fn read_i64<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<i64> {
+        match read_number(r, "i64")? {
+            Num::U(u) => i64::try_from(u).map_err(|_| Error::out_of_range("i64", u)),
+            Num::Neg(m) if m <= 1 << 63 => Ok(0i64.wrapping_sub(m as i64)),
+            Num::Neg(m) => Err(Error::out_of_range("i64", format_args!("-{m}"))),
+            Num::F(f) => {
+                if f.fract() == 0.0
+                    && (-9.223_372_036_854_776e18..9.223_372_036_854_776e18).contains(&f)
+                {
+                    Ok(f as i64)
+                } else {
+                    Err(Error::out_of_range("i64", f))
+                }
+            }
+        }
+    }
+
+    #[inline]
+    fn read_u64<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<u64> {
+        match read_number(r, "u64")? {
+            Num::U(u) | Num::Neg(u @ 0) => Ok(u),
+            Num::Neg(m) => Err(Error::out_of_range("u64", format_args!("-{m}"))),
+            Num::F(f) => {
+                if f.fract() == 0.0 && (0.0..1.844_674_407_370_955_2e19).contains(&f) {
+                    Ok(f as u64)
+                } else {
+                    Err(Error::out_of_range("u64", f))
+                }
+            }
+        }
+    }
+
+    #[inline]
+    fn read_f64<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<f64> {
+        Ok(match read_number(r, "f64")? {
+            Num::U(u) => u as f64,
+            Num::Neg(m) => -(m as f64),
+            Num::F(f) => f,
+        })
+    }
+
+    #[inline]
+    fn read_f32<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<f32> {
+        if r.peek()? == Some(0x04) {
+            // Exact bits (a round trip through f64 would quiet signaling NaNs).
+            r.read_u8()?;
+            return Ok(f32::from_be_bytes(r.read_array::<4>()?));
+        }
+        let v = self.read_f64(r)?;
+        let n = v as f32;
+        if v.is_finite() && n.is_infinite() {
+            return Err(Error::out_of_range("f32", v));
+        }
+        Ok(n)
+    }
+
+    #[inline]
+    fn read_str<'de, 's, R: Read<'de>>(
+        &mut self,
+        r: &'s mut R,
+        scratch: &'s mut Vec<u8>,
+    ) -> Result<Reference<'de, 's, str>> {
+        read_bytes_as(r, scratch, "text string")?.into_str()
+    }
+
+    #[inline]
+    fn read_bytes<'de, 's, R: Read<'de>>(
+        &mut self,
+        r: &'s mut R,
+        scratch: &'s mut Vec<u8>,
+    ) -> Result<Reference<'de, 's, [u8]>> {
+        read_bytes_as(r, scratch, "byte string")
+    }
+
+    #[inline]
+    fn array_begin<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<Seq> {
+        let bd = r.read_u8()?;
+        if !(0xE8..=0xEC).contains(&bd) {
+            return Err(unexpected(bd, "array"));
+        }
+        let n = read_len(r, bd)?;
+        Ok(Seq::definite(check_count(r, n, 1)?))
+    }
+
+    #[inline]
+    fn array_next<'de, R: Read<'de>>(&mut self, _r: &mut R, seq: &mut Seq) -> Result<bool> {
+        Ok(seq.next_definite(seq.len.unwrap_or(0)))
+    }
+
+    #[inline]
+    fn map_begin<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<Seq> {
+        let bd = r.read_u8()?;
+        if !(0xF0..=0xF4).contains(&bd) {
+            return Err(unexpected(bd, "map"));
+        }
+        let n = read_len(r, bd)?;
+        Ok(Seq::definite(check_count(r, n, 2)?))
+    }
+
+    #[inline]
+    fn map_next<'de, R: Read<'de>>(&mut self, _r: &mut R, seq: &mut Seq) -> Result<bool> {
+        Ok(seq.next_definite(seq.len.unwrap_or(0)))
+    }
+
+    fn read_time<'de, R: Read<'de>>(&mut self, r: &mut R, scratch: &mut Vec<u8>) -> Result<Time> {
+        match r.read_u8()? {
+            NIL => Time::from_unix(GO_ZERO_UNIX, 0).ok_or_else(|| Error::custom("zero time")),
+            0x18 => {
+                let n = r.read_u8()? as usize;
+                let p = r.read_slice(n, scratch)?;
+                unmarshal_time(&p)
+            }
+            bd => Err(unexpected(bd, "timestamp")),
+        }
+    }
+
+    fn read_ext<'de, 's, R: Read<'de>>(
+        &mut self,
+        r: &'s mut R,
+        scratch: &'s mut Vec<u8>,
+    ) -> Result<(u64, Reference<'de, 's, [u8]>)> {
+        let bd = r.read_u8()?;
+        if !(0xF8..=0xFC).contains(&bd) {
+            return Err(unexpected(bd, "extension"));
+        }
+        let n = to_usize(read_len(r, bd)?)?;
+        let tag = r.read_u8()?;
+        Ok((tag as u64, r.read_slice(n, scratch)?))
+    }
+
+    fn skip<'de, R: Read<'de>>(
+        &mut self,
+        r: &mut R,
+        scratch: &mut Vec<u8>,
+        depth: u32,
+    ) -> Result<()> {
+        let bd = r.read_u8()?;
+        match bd {
+            0x01..=0x03 => Ok(()),
+            0x04 => r.skip(4),
+            0x05 => r.skip(8),
+            0x08..=0x0F => r.skip(1 << (bd & 0x03)),
+            0x18 => {
+                let n = r.read_u8()? as usize;
+                r.skip(n)
+            }
+            0xD8..=0xDC | 0xE0..=0xE4 => {
+                let n = to_usize(read_len(r, bd)?)?;
+                r.skip(n)
+            }
+            0xF8..=0xFC => {
+                let n = to_usize(read_len(r, bd)?)?;
+                r.skip(1)?;
+                r.skip(n)
+            }
+            0xE8..=0xEC | 0xF0..=0xF4 => {
+                let inner = depth
+                    .checked_sub(1)
+                    .ok_or_else(|| Error::new(ErrorKind::DepthLimitExceeded { max: 0 }))?;
+                let n = read_len(r, bd)?;
+                let items = if bd >= 0xF0 {
+                    n.checked_mul(2)
+                        .ok_or_else(|| Error::syntax("simple: map length overflows"))?
+                } else {
+                    n
+                };
+                for _ in 0..items {
+                    self.skip(r, scratch, inner)?;
+                }
+                Ok(())
+            }
+            _ => Err(invalid(bd)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::SimpleHandle;
+    use codec_core::{Value, from_slice, to_vec};
+
+    fn hex(s: &str) -> Vec<u8> {
+        let s: String = s.chars().filter(|c| !c.is_whitespace()).collect();
+        (0..s.len())
+            .step_by(2)
+            .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn dynamic_kinds() {
+        let h = SimpleHandle::default();
+        let v = |s: &str| from_slice::<Value, _>(&hex(s), &h).unwrap();
+        assert_eq!(v("08 00"), Value::Uint(0));
+        assert_eq!(v("0c 01"), Value::Int(-1));
+        assert_eq!(v("0c 00"), Value::Int(0));
+        assert_eq!(v("0f 8000000000000000"), Value::Int(i64::MIN));
+        assert_eq!(v("04 3fc00000"), Value::F32(1.5));
+        assert_eq!(v("05 3ff8000000000000"), Value::F64(1.5));
+        assert_eq!(v("f9 02 05 0102"), Value::Ext(5, vec![1, 2]));
+        assert_eq!(v("f8 07"), Value::Ext(7, vec![]));
+        assert_eq!(v("e0"), Value::Bytes(vec![]));
+        assert_eq!(v("d8"), Value::from(""));
+        assert!(from_slice::<i64, _>(&hex("0f 8000000000000001"), &h).is_err());
+        assert!(from_slice::<u64, _>(&hex("0c 01"), &h).is_err());
+        assert!(from_slice::<i64, _>(&hex("0b 8000000000000000"), &h).is_err());
+        assert!(from_slice::<f32, _>(&hex("05 7e37e43c8800759c"), &h).is_err());
+    }
+
+    #[test]
+    fn time_layout_reads_back() {
+        let h = SimpleHandle::default();
+        let cases = [
+            (
+                "18 0f 01 0000000ed59f54a5 00000006 ffff",
+                "2020-01-02T03:04:05.000000006Z",
+            ),
+            (
+                "18 0f 01 0000000e64c1ff80 00000000 ffff",
+                "1960-01-01T00:00:00Z",
+            ),
+            (
+                "18 0f 01 0000000ed59f9af5 075bcd15 fed4",
+                "2020-01-02T03:04:05.123456789-05:00",
+            ),
+        ];
+        for (b, s) in cases {
+            let want = Time::parse_rfc3339(s).unwrap();
+            let got: Time = from_slice(&hex(b), &h).unwrap();
+            assert_eq!((got, got.offset()), (want, want.offset()), "{b}");
+        }
+        // A zero offset that is not UTC stays a fixed zero offset.
+        let t: Time = from_slice(&hex("18 0f 01 0000000ed59f54a5 00000000 0000"), &h).unwrap();
+        assert_eq!(t.offset(), Some(0));
+        // Version 2: the signed seconds remainder of the offset (Go reads it unsigned).
+        let t: Time = from_slice(&hex("18 10 02 0000000ed59f54c3 00000000 0000 e2"), &h).unwrap();
+        assert_eq!(t.offset(), Some(-30));
+        assert_eq!(t.unix_seconds(), 1_577_934_245 + 30);
+        // nil is Go's zero time, which writes back as nil.
+        let z: Time = from_slice(&hex("01"), &h).unwrap();
+        assert_eq!(to_vec(&z, &h).unwrap(), [0x01]);
+        assert_eq!(z.unix_seconds(), GO_ZERO_UNIX);
+    }
+
+    #[test]
+    fn zero_values_read_back_from_nil() {
+        let h = SimpleHandle::default().enc_zero_values_as_nil(true);
+        let doc = (
+            false,
+            0u8,
+            0i64,
+            0.0f32,
+            -0.0f64,
+            String::new(),
+            vec![0u8; 0],
+        );
+        let b = to_vec(&doc, &h).unwrap();
+        assert_eq!(b, hex("e9 07 01 01 01 01 01 01 e0"));
+        let back: (bool, u8, i64, f32, f64, String, Vec<u8>) = from_slice(&b, &h).unwrap();
+        assert_eq!(back, (false, 0, 0, 0.0, 0.0, String::new(), vec![]));
+        // Map keys keep their zero values.
+        let m: std::collections::BTreeMap<String, bool> = [(String::new(), false)].into();
+        assert_eq!(to_vec(&m, &h).unwrap(), hex("f1 01 d8 01"));
+    }
+}
