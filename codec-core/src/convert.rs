@@ -300,13 +300,12 @@ impl DecodeFormat for ValueWalker<'_> {
         self.int("i128")
     }
     fn read_u128<'de, R: Read<'de>>(&mut self, _: &mut R) -> Result<u128> {
-        if let Ev::Tag(2) = self.peek()? {
-            if let Some(Ev::Leaf(Value::Bytes(b))) = self.events.get(self.pos + 1) {
-                if b.len() <= 16 {
-                    self.pos += 2;
-                    return Ok(b.iter().fold(0u128, |acc, &x| (acc << 8) | x as u128));
-                }
-            }
+        if let Ev::Tag(2) = self.peek()?
+            && let Some(Ev::Leaf(Value::Bytes(b))) = self.events.get(self.pos + 1)
+            && b.len() <= 16
+        {
+            self.pos += 2;
+            return Ok(b.iter().fold(0u128, |acc, &x| (acc << 8) | x as u128));
         }
         let v = self.int("u128")?;
         u128::try_from(v).map_err(|_| Error::out_of_range("u128", v))

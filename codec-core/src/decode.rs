@@ -54,9 +54,11 @@ pub trait Decode<'de>: Sized {
             }
             let item = match d.array_next(&mut seq) {
                 Ok(true) => Self::decode(d).map_err(|e| e.in_index(i)),
-                Ok(false) => {
-                    Err(Error::new(ErrorKind::InvalidLength { expected: N, found: i }).at(d.offset()))
-                }
+                Ok(false) => Err(Error::new(ErrorKind::InvalidLength {
+                    expected: N,
+                    found: i,
+                })
+                .at(d.offset())),
                 Err(e) => Err(e),
             };
             item.map_err(|e| err = Some(e)).ok()

@@ -122,7 +122,8 @@ fn rest_write<W: Write, F: EncodeFormat, V: Encode>(
 ) -> Result<()> {
     e.encode_str(k)?;
     e.map_value()?;
-    v.encode(e).map_err(|err| err.within(PathSegment::Key(k.to_owned())))
+    v.encode(e)
+        .map_err(|err| err.within(PathSegment::Key(k.to_owned())))
 }
 
 impl<V: Encode> RestEncode for BTreeMap<String, V> {
@@ -284,9 +285,12 @@ pub fn enum_map_len(offset: u64) -> Error {
 /// A variant with a payload given as a bare tag (without its payload).
 #[cold]
 pub fn variant_needs_payload(name: &'static str, offset: u64) -> Error {
-    Error::type_mismatch("a one-entry map holding the variant's payload", "a bare tag")
-        .within(PathSegment::Variant(name))
-        .at(offset)
+    Error::type_mismatch(
+        "a one-entry map holding the variant's payload",
+        "a bare tag",
+    )
+    .within(PathSegment::Variant(name))
+    .at(offset)
 }
 
 /// Adds `::Variant` to an error's path.

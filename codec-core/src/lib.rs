@@ -43,9 +43,9 @@
 extern crate self as codec;
 
 pub mod convert;
+mod decode;
 #[doc(hidden)]
 pub mod derive_support;
-mod decode;
 mod encode;
 mod error;
 mod format;

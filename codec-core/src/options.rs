@@ -1,7 +1,7 @@
 //! Options shared by every handle.
 
 /// Encoding options shared by every handle (ugorji's `EncodeOptions`).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct EncodeOptions {
     /// Deterministic output: map entries sorted by key (strings bytewise,
@@ -13,16 +13,6 @@ pub struct EncodeOptions {
     pub struct_to_array: bool,
     /// Treat every struct field as `#[codec(omitempty)]`.
     pub omit_empty: bool,
-}
-
-impl Default for EncodeOptions {
-    fn default() -> Self {
-        EncodeOptions {
-            canonical: false,
-            struct_to_array: false,
-            omit_empty: false,
-        }
-    }
 }
 
 /// Decoding options shared by every handle (ugorji's `DecodeOptions`),

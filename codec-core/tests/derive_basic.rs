@@ -54,7 +54,10 @@ struct Pair(u8, String);
 fn struct_shapes() {
     let p = Point { x: 1, y: -2 };
     let v = to_value(&p).unwrap();
-    assert_eq!(v, map(vec![(s("x"), Value::Int(1)), (s("y"), Value::Int(-2))]));
+    assert_eq!(
+        v,
+        map(vec![(s("x"), Value::Int(1)), (s("y"), Value::Int(-2))])
+    );
     assert_eq!(from_value::<Point>(&v).unwrap(), p);
 
     assert_eq!(to_value(&Unit).unwrap(), Value::Nil);
@@ -76,7 +79,16 @@ fn struct_from_array_and_extra_items() {
     let e = from_value::<Point>(&short).unwrap_err();
     assert!(matches!(e.kind(), ErrorKind::MissingField("y")), "{e}");
     let e = from_value::<Pair>(&Value::Array(vec![Value::Int(5)])).unwrap_err();
-    assert!(matches!(e.kind(), ErrorKind::InvalidLength { expected: 2, found: 1 }), "{e}");
+    assert!(
+        matches!(
+            e.kind(),
+            ErrorKind::InvalidLength {
+                expected: 2,
+                found: 1
+            }
+        ),
+        "{e}"
+    );
 }
 
 #[test]
@@ -96,7 +108,11 @@ struct Renamed {
 
 #[test]
 fn renames_and_canonical() {
-    let r = Renamed { user_id: 1, zed: 2, a_b_c: 3 };
+    let r = Renamed {
+        user_id: 1,
+        zed: 2,
+        a_b_c: 3,
+    };
     let v = to_value(&r).unwrap();
     assert_eq!(keys(&v), ["userId", "Z", "aBC"]);
     assert_eq!(from_value::<Renamed>(&v).unwrap(), r);
@@ -127,15 +143,35 @@ fn omitempty() {
     assert_eq!(keys(&v), ["b"]);
     // an omitted (empty) field decodes back as empty
     assert_eq!(from_value::<Omit>(&v).unwrap(), Omit::default());
-    let v = to_value(&Omit { a: Some(0), b: vec![1], c: "x".into() }).unwrap();
+    let v = to_value(&Omit {
+        a: Some(0),
+        b: vec![1],
+        c: "x".into(),
+    })
+    .unwrap();
     assert_eq!(keys(&v), ["a", "b", "c"]);
-    assert_eq!(keys(&to_value(&OmitAll::default()).unwrap()), Vec::<String>::new());
-    assert_eq!(keys(&to_value(&OmitAll { a: 1, b: String::new() }).unwrap()), ["a"]);
+    assert_eq!(
+        keys(&to_value(&OmitAll::default()).unwrap()),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        keys(
+            &to_value(&OmitAll {
+                a: 1,
+                b: String::new()
+            })
+            .unwrap()
+        ),
+        ["a"]
+    );
     let v = with_opts(&Point::default(), |o| o.omit_empty = true);
     assert_eq!(v, map(vec![]));
     // omitempty never drops items in array form.
     let v = with_opts(&Omit::default(), |o| o.struct_to_array = true);
-    assert_eq!(v, Value::Array(vec![Value::Nil, Value::Bytes(vec![]), s("")]));
+    assert_eq!(
+        v,
+        Value::Array(vec![Value::Nil, Value::Bytes(vec![]), s("")])
+    );
 }
 
 #[derive(Codec, Debug, PartialEq)]
@@ -149,15 +185,41 @@ struct Arr {
 
 #[test]
 fn toarray_and_skip() {
-    let v = to_value(&Arr { a: 1, skipped: 9, b: None }).unwrap();
+    let v = to_value(&Arr {
+        a: 1,
+        skipped: 9,
+        b: None,
+    })
+    .unwrap();
     assert_eq!(v, Value::Array(vec![Value::Uint(1), Value::Nil]));
-    assert_eq!(from_value::<Arr>(&v).unwrap(), Arr { a: 1, skipped: 0, b: None });
+    assert_eq!(
+        from_value::<Arr>(&v).unwrap(),
+        Arr {
+            a: 1,
+            skipped: 0,
+            b: None
+        }
+    );
     // missing trailing item: Option gets None
     let v = Value::Array(vec![Value::Uint(1)]);
-    assert_eq!(from_value::<Arr>(&v).unwrap(), Arr { a: 1, skipped: 0, b: None });
+    assert_eq!(
+        from_value::<Arr>(&v).unwrap(),
+        Arr {
+            a: 1,
+            skipped: 0,
+            b: None
+        }
+    );
     // from a map too
     let v = map(vec![(s("a"), Value::Uint(4))]);
-    assert_eq!(from_value::<Arr>(&v).unwrap(), Arr { a: 4, skipped: 0, b: None });
+    assert_eq!(
+        from_value::<Arr>(&v).unwrap(),
+        Arr {
+            a: 4,
+            skipped: 0,
+            b: None
+        }
+    );
 }
 
 #[derive(Codec, Debug, PartialEq)]
@@ -172,7 +234,11 @@ struct IntKeys {
 
 #[test]
 fn integer_keys() {
-    let x = IntKeys { c: 1, a: "a".into(), n: true };
+    let x = IntKeys {
+        c: 1,
+        a: "a".into(),
+        n: true,
+    };
     let v = to_value(&x).unwrap();
     assert_eq!(
         v,
@@ -190,7 +256,12 @@ fn integer_keys() {
     };
     assert_eq!(ks, [Value::Int(-2), Value::Int(1), Value::Int(3)]);
     // keys as text holding integers (JSON objects)
-    let j = map(vec![(s("3"), Value::Uint(1)), (s("1"), s("a")), (s("-2"), Value::Bool(true)), (s("x"), Value::Nil)]);
+    let j = map(vec![
+        (s("3"), Value::Uint(1)),
+        (s("1"), s("a")),
+        (s("-2"), Value::Bool(true)),
+        (s("x"), Value::Nil),
+    ]);
     assert_eq!(from_value::<IntKeys>(&j).unwrap(), x);
 }
 
@@ -212,16 +283,32 @@ struct Defaults {
 #[test]
 fn defaults_and_missing() {
     let v = map(vec![]);
-    assert_eq!(from_value::<Defaults>(&v).unwrap(), Defaults { a: 0, b: 7, c: None, d: 7 });
+    assert_eq!(
+        from_value::<Defaults>(&v).unwrap(),
+        Defaults {
+            a: 0,
+            b: 7,
+            c: None,
+            d: 7
+        }
+    );
     let e = from_value::<Point>(&map(vec![(s("x"), Value::Int(1))])).unwrap_err();
     assert!(matches!(e.kind(), ErrorKind::MissingField("y")), "{e}");
 }
 
 #[test]
 fn unknown_and_duplicate_fields() {
-    let v = map(vec![(s("x"), Value::Int(1)), (s("q"), Value::Array(vec![Value::Nil])), (s("y"), Value::Int(2))]);
+    let v = map(vec![
+        (s("x"), Value::Int(1)),
+        (s("q"), Value::Array(vec![Value::Nil])),
+        (s("y"), Value::Int(2)),
+    ]);
     assert_eq!(from_value::<Point>(&v).unwrap(), Point { x: 1, y: 2 });
-    let v = map(vec![(s("x"), Value::Int(1)), (s("x"), Value::Int(2)), (s("y"), Value::Int(2))]);
+    let v = map(vec![
+        (s("x"), Value::Int(1)),
+        (s("x"), Value::Int(2)),
+        (s("y"), Value::Int(2)),
+    ]);
     let e = from_value::<Point>(&v).unwrap_err();
     assert!(matches!(e.kind(), ErrorKind::DuplicateField("x")), "{e}");
 }
@@ -243,11 +330,17 @@ fn error_paths() {
     for i in 0..4 {
         users.push(map(vec![(s("name"), s("n")), (s("age"), Value::Uint(i))]));
     }
-    users[3] = map(vec![(s("name"), Value::Uint(5)), (s("age"), Value::Uint(1))]);
+    users[3] = map(vec![
+        (s("name"), Value::Uint(5)),
+        (s("age"), Value::Uint(1)),
+    ]);
     let v = map(vec![(s("users"), Value::Array(users))]);
     let e = from_value::<Users>(&v).unwrap_err();
     assert_eq!(e.path_string(), ".users[3].name", "{e}");
-    let v = map(vec![(s("users"), Value::Array(vec![Value::Array(vec![s("a"), Value::Int(-1)])]))]);
+    let v = map(vec![(
+        s("users"),
+        Value::Array(vec![Value::Array(vec![s("a"), Value::Int(-1)])]),
+    )]);
     let e = from_value::<Users>(&v).unwrap_err();
     assert_eq!(e.path_string(), ".users[0].age", "{e}");
 }
@@ -258,29 +351,49 @@ enum Shape {
     Circle(f64),
     Rect(u32, u32),
     #[codec(rename = "poly")]
-    Poly { sides: u8, #[codec(omitempty)] name: Option<String> },
+    Poly {
+        sides: u8,
+        #[codec(omitempty)]
+        name: Option<String>,
+    },
 }
 
 #[test]
 fn enums_external_tagging() {
     assert_eq!(to_value(&Shape::Empty).unwrap(), s("Empty"));
-    assert_eq!(to_value(&Shape::Circle(1.5)).unwrap(), map(vec![(s("Circle"), Value::F64(1.5))]));
+    assert_eq!(
+        to_value(&Shape::Circle(1.5)).unwrap(),
+        map(vec![(s("Circle"), Value::F64(1.5))])
+    );
     assert_eq!(
         to_value(&Shape::Rect(1, 2)).unwrap(),
-        map(vec![(s("Rect"), Value::Array(vec![Value::Uint(1), Value::Uint(2)]))])
+        map(vec![(
+            s("Rect"),
+            Value::Array(vec![Value::Uint(1), Value::Uint(2)])
+        )])
     );
-    let p = Shape::Poly { sides: 5, name: None };
+    let p = Shape::Poly {
+        sides: 5,
+        name: None,
+    };
     let v = to_value(&p).unwrap();
-    assert_eq!(v, map(vec![(s("poly"), map(vec![(s("sides"), Value::Uint(5))]))]));
+    assert_eq!(
+        v,
+        map(vec![(s("poly"), map(vec![(s("sides"), Value::Uint(5))]))])
+    );
     for x in [Shape::Empty, Shape::Circle(2.0), Shape::Rect(3, 4), p] {
         assert_eq!(from_value::<Shape>(&to_value(&x).unwrap()).unwrap(), x);
     }
-    assert_eq!(from_value::<Shape>(&map(vec![(s("Empty"), Value::Nil)])).unwrap(), Shape::Empty);
+    assert_eq!(
+        from_value::<Shape>(&map(vec![(s("Empty"), Value::Nil)])).unwrap(),
+        Shape::Empty
+    );
     let e = from_value::<Shape>(&s("Nope")).unwrap_err();
     assert!(matches!(e.kind(), ErrorKind::UnknownVariant(_)), "{e}");
     let e = from_value::<Shape>(&s("Circle")).unwrap_err();
     assert!(matches!(e.kind(), ErrorKind::TypeMismatch { .. }), "{e}");
-    let e = from_value::<Shape>(&map(vec![(s("poly"), map(vec![(s("sides"), s("x"))]))])).unwrap_err();
+    let e =
+        from_value::<Shape>(&map(vec![(s("poly"), map(vec![(s("sides"), s("x"))]))])).unwrap_err();
     assert_eq!(e.path_string(), "::poly.sides", "{e}");
     let two = map(vec![(s("Empty"), Value::Nil), (s("Empty"), Value::Nil)]);
     assert!(from_value::<Shape>(&two).is_err());
@@ -302,7 +415,10 @@ fn enum_integer_tags() {
     assert_eq!(to_value(&Op::Nop).unwrap(), Value::Int(0));
     assert_eq!(to_value(&Op::Pop).unwrap(), Value::Int(20));
     assert_eq!(to_value(&Op::Swap).unwrap(), Value::Int(21));
-    assert_eq!(to_value(&Op::Push(-1)).unwrap(), map(vec![(Value::Int(10), Value::Int(-1))]));
+    assert_eq!(
+        to_value(&Op::Push(-1)).unwrap(),
+        map(vec![(Value::Int(10), Value::Int(-1))])
+    );
     for x in [Op::Nop, Op::Push(3), Op::Pop, Op::Swap] {
         assert_eq!(from_value::<Op>(&to_value(&x).unwrap()).unwrap(), x);
     }
@@ -327,7 +443,11 @@ struct Outer {
 
 #[test]
 fn flatten() {
-    let o = Outer { z: 1, inner: Inner { b: 2, c: Some(3) }, a: 4 };
+    let o = Outer {
+        z: 1,
+        inner: Inner { b: 2, c: Some(3) },
+        a: 4,
+    };
     let v = to_value(&o).unwrap();
     assert_eq!(keys(&v), ["z", "b", "c", "a"]);
     assert_eq!(from_value::<Outer>(&v).unwrap(), o);
@@ -335,11 +455,27 @@ fn flatten() {
     assert_eq!(keys(&c), ["a", "b", "c", "z"]);
     assert_eq!(from_value::<Outer>(&c).unwrap(), o);
     let arr = with_opts(&o, |op| op.struct_to_array = true);
-    assert_eq!(arr, Value::Array(vec![Value::Uint(1), Value::Uint(2), Value::Uint(3), Value::Uint(4)]));
+    assert_eq!(
+        arr,
+        Value::Array(vec![
+            Value::Uint(1),
+            Value::Uint(2),
+            Value::Uint(3),
+            Value::Uint(4)
+        ])
+    );
     assert_eq!(from_value::<Outer>(&arr).unwrap(), o);
-    let none = Outer { z: 1, inner: Inner { b: 2, c: None }, a: 4 };
+    let none = Outer {
+        z: 1,
+        inner: Inner { b: 2, c: None },
+        a: 4,
+    };
     assert_eq!(keys(&to_value(&none).unwrap()), ["z", "b", "a"]);
-    let e = from_value::<Outer>(&map(vec![(s("z"), Value::Uint(1)), (s("a"), Value::Uint(1))])).unwrap_err();
+    let e = from_value::<Outer>(&map(vec![
+        (s("z"), Value::Uint(1)),
+        (s("a"), Value::Uint(1)),
+    ]))
+    .unwrap_err();
     assert!(matches!(e.kind(), ErrorKind::MissingField("b")), "{e}");
 }
 
@@ -359,7 +495,11 @@ struct OuterRest {
 
 #[test]
 fn rest() {
-    let v = map(vec![(s("x"), Value::Bool(true)), (s("id"), Value::Uint(1)), (s("b"), s("y"))]);
+    let v = map(vec![
+        (s("x"), Value::Bool(true)),
+        (s("id"), Value::Uint(1)),
+        (s("b"), s("y")),
+    ]);
     let r: WithRest = from_value(&v).unwrap();
     assert_eq!(r.id, 1);
     assert_eq!(r.extra.len(), 2);
@@ -368,7 +508,11 @@ fn rest() {
     let c = with_opts(&r, |o| o.canonical = true);
     assert_eq!(keys(&c), ["b", "id", "x"]);
     // an outer struct hands unknown keys to the flattened struct's rest map
-    let v = map(vec![(s("name"), s("n")), (s("id"), Value::Uint(1)), (s("q"), Value::Nil)]);
+    let v = map(vec![
+        (s("name"), s("n")),
+        (s("id"), Value::Uint(1)),
+        (s("q"), Value::Nil),
+    ]);
     let o: OuterRest = from_value(&v).unwrap();
     assert_eq!(o.inner.extra.get("q"), Some(&Value::Nil));
     assert_eq!(o.name, "n");
@@ -414,11 +558,18 @@ struct Bounded<T> {
 
 #[test]
 fn generics() {
-    let g = Generic { t: "a".to_string(), u: vec![1u8, 2], p: Default::default() };
+    let g = Generic {
+        t: "a".to_string(),
+        u: vec![1u8, 2],
+        p: Default::default(),
+    };
     let v = to_value(&g).unwrap();
     assert_eq!(from_value::<Generic<String, u8>>(&v).unwrap(), g);
     let b = Bounded { t: Some(1u64) };
-    assert_eq!(from_value::<Bounded<u64>>(&to_value(&b).unwrap()).unwrap(), b);
+    assert_eq!(
+        from_value::<Bounded<u64>>(&to_value(&b).unwrap()).unwrap(),
+        b
+    );
 }
 
 #[derive(Codec, Debug, PartialEq)]
@@ -435,17 +586,34 @@ fn crate_path() {
 
 #[test]
 fn unknown_field_option() {
-    let opts = codec::Options::default().error_on_unknown_field(true).decode;
-    let v = map(vec![(s("x"), Value::Int(1)), (s("q"), Value::Nil), (s("y"), Value::Int(2))]);
+    let opts = codec::Options::default()
+        .error_on_unknown_field(true)
+        .decode;
+    let v = map(vec![
+        (s("x"), Value::Int(1)),
+        (s("q"), Value::Nil),
+        (s("y"), Value::Int(2)),
+    ]);
     let e = codec::from_value_with::<Point>(&v, opts.clone()).unwrap_err();
-    assert!(matches!(e.kind(), ErrorKind::UnknownField(k) if k == "q"), "{e}");
-    let v = map(vec![(Value::Int(3), Value::Uint(1)), (Value::Int(9), Value::Nil)]);
+    assert!(
+        matches!(e.kind(), ErrorKind::UnknownField(k) if k == "q"),
+        "{e}"
+    );
+    let v = map(vec![
+        (Value::Int(3), Value::Uint(1)),
+        (Value::Int(9), Value::Nil),
+    ]);
     let e = codec::from_value_with::<IntKeys>(&v, opts.clone()).unwrap_err();
-    assert!(matches!(e.kind(), ErrorKind::UnknownField(k) if k == "9"), "{e}");
+    assert!(
+        matches!(e.kind(), ErrorKind::UnknownField(k) if k == "9"),
+        "{e}"
+    );
     // rest keeps unknown keys even then
     let v = map(vec![(s("id"), Value::Uint(1)), (s("q"), Value::Nil)]);
     assert!(codec::from_value_with::<WithRest>(&v, opts.clone()).is_ok());
-    let overflow = codec::Options::default().error_on_array_overflow(true).decode;
+    let overflow = codec::Options::default()
+        .error_on_array_overflow(true)
+        .decode;
     let v = Value::Array(vec![Value::Int(1), Value::Int(2), Value::Int(3)]);
     assert!(codec::from_value_with::<Point>(&v, overflow).is_err());
 }

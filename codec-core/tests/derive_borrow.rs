@@ -236,7 +236,13 @@ fn several_lifetimes_and_generics() {
         a: "a",
         b: Cow::Borrowed(&[9u8][..]),
         t: 5u16,
-        inner: Borrowed { name: "n", raw: &[], cow: Cow::Owned("c".into()), list: vec![], opt: None },
+        inner: Borrowed {
+            name: "n",
+            raw: &[],
+            cow: Cow::Owned("c".into()),
+            list: vec![],
+            opt: None,
+        },
     };
     let bytes = encode(&t);
     let back: TwoLifetimes<'_, '_, u16> = decode(&bytes).unwrap();
@@ -247,7 +253,10 @@ fn several_lifetimes_and_generics() {
 
 #[test]
 fn borrowed_enum() {
-    for v in [BorrowedEnum::Name("n"), BorrowedEnum::Both { a: "a", b: b"bb" }] {
+    for v in [
+        BorrowedEnum::Name("n"),
+        BorrowedEnum::Both { a: "a", b: b"bb" },
+    ] {
         let bytes = encode(&v);
         assert_eq!(decode::<BorrowedEnum<'_>>(&bytes).unwrap(), v);
     }
@@ -255,7 +264,13 @@ fn borrowed_enum() {
 
 #[test]
 fn truncated_inputs_are_errors() {
-    let b = Borrowed { name: "n", raw: &[1], cow: Cow::Borrowed("c"), list: vec!["l"], opt: None };
+    let b = Borrowed {
+        name: "n",
+        raw: &[1],
+        cow: Cow::Borrowed("c"),
+        list: vec!["l"],
+        opt: None,
+    };
     let bytes = encode(&b);
     for i in 0..bytes.len() {
         assert!(decode::<Borrowed<'_>>(&bytes[..i]).is_err(), "prefix {i}");

@@ -12,7 +12,11 @@ enum Kind {
     A,
     B(i64),
     C(String, Vec<u8>),
-    D { x: Option<u32>, #[codec(omitempty)] tags: Vec<String> },
+    D {
+        x: Option<u32>,
+        #[codec(omitempty)]
+        tags: Vec<String>,
+    },
 }
 
 #[derive(Codec, Debug, PartialEq, Clone)]
@@ -60,7 +64,15 @@ struct Keyed {
 
 fn text() -> impl Strategy<Value = String> {
     prop::collection::vec(
-        prop_oneof![Just('a'), Just('Z'), Just('é'), Just('中'), Just('🦀'), Just('"'), any::<char>()],
+        prop_oneof![
+            Just('a'),
+            Just('Z'),
+            Just('é'),
+            Just('中'),
+            Just('🦀'),
+            Just('"'),
+            any::<char>()
+        ],
         0..6,
     )
     .prop_map(|cs| cs.into_iter().collect())
@@ -77,8 +89,18 @@ fn kind() -> impl Strategy<Value = Kind> {
 }
 
 fn leaf() -> impl Strategy<Value = Leaf> {
-    (text(), prop::collection::vec(any::<u8>(), 0..5), any::<Option<bool>>(), kind())
-        .prop_map(|(text_value, bytes, maybe, kind)| Leaf { text_value, bytes, maybe, kind })
+    (
+        text(),
+        prop::collection::vec(any::<u8>(), 0..5),
+        any::<Option<bool>>(),
+        kind(),
+    )
+        .prop_map(|(text_value, bytes, maybe, kind)| Leaf {
+            text_value,
+            bytes,
+            maybe,
+            kind,
+        })
 }
 
 fn tree() -> impl Strategy<Value = Tree> {
@@ -102,9 +124,15 @@ fn tree() -> impl Strategy<Value = Tree> {
 fn keyed() -> impl Strategy<Value = Keyed> {
     (
         prop::option::of(tree()),
-        prop::collection::vec((any::<Option<i16>>(), text()).prop_map(|(a, s)| Packed { a, s }), 0..3),
+        prop::collection::vec(
+            (any::<Option<i16>>(), text()).prop_map(|(a, s)| Packed { a, s }),
+            0..3,
+        ),
     )
-        .prop_map(|(t, packed)| Keyed { tree: t.map(Box::new), packed })
+        .prop_map(|(t, packed)| Keyed {
+            tree: t.map(Box::new),
+            packed,
+        })
 }
 
 fn encode_with<T: codec::Encode>(v: &T, o: EncodeOptions) -> codec::Value {

@@ -1,0 +1,609 @@
+//! Code generation for `Decode` and `FlattenDecode`.
+//!
+//! Generated code names the decoder `__d`. A struct's fields decode into
+//! `Option` slots (locals, or the tuple state of `FlattenDecode`) and are
+//! assembled at the end, where missing fields get their fallback.
+
+use crate::attr::DefaultAttr;
+use crate::generics::{Gen, decode_bounds, decode_impl_generics};
+use crate::model::{Body, Container, Field, Struct, Style};
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+use syn::{Lifetime, Path, Type};
+
+struct Cx<'a> {
+    k: &'a Path,
+    de: &'a Lifetime,
+    g: &'a Gen,
+}
+
+impl Cx<'_> {
+    fn sup(&self) -> TokenStream {
+        let k = self.k;
+        quote!(#k::derive_support)
+    }
+}
+
+/// One field with its slot expression.
+struct Slot<'a> {
+    f: &'a Field,
+    slot: TokenStream,
+    ty: Type,
+    /// Position among the fields (for tuple paths and missing-item errors).
+    pos: usize,
+}
+
+fn slots<'a>(cx: &Cx<'_>, st: &'a Struct, state: bool) -> Vec<Slot<'a>> {
+    let mut j = 0usize;
+    st.fields
+        .iter()
+        .enumerate()
+        .map(|(i, f)| {
+            let slot = if state {
+                if f.skip {
+                    quote!(())
+                } else {
+                    let idx = syn::Index::from(j);
+                    j += 1;
+                    quote!(__st.#idx)
+                }
+            } else {
+                let id = format_ident!("__f{}", i);
+                quote!(#id)
+            };
+            Slot {
+                f,
+                slot,
+                ty: cx.g.de_ty(&f.ty),
+                pos: i,
+            }
+        })
+        .collect()
+}
+
+fn path_seg(st: &Struct, s: &Slot<'_>) -> TokenStream {
+    if st.style == Style::Named {
+        let name = &s.f.name;
+        quote!(__err.in_field(#name))
+    } else {
+        let i = s.pos;
+        quote!(__err.in_index(#i))
+    }
+}
+
+fn value(cx: &Cx<'_>, st: &Struct, s: &Slot<'_>) -> TokenStream {
+    let (k, de, ty) = (cx.k, cx.de, &s.ty);
+    let call = match &s.f.with {
+        Some(m) => quote!(#m::decode(__d)),
+        None => quote!(<#ty as #k::Decode<#de>>::decode(__d)),
+    };
+    let seg = path_seg(st, s);
+    quote!(#call.map_err(|__err| #seg)?)
+}
+
+/// The slot's type in the state tuple / its local declaration.
+fn slot_ty(cx: &Cx<'_>, s: &Slot<'_>) -> TokenStream {
+    let (sup, de, ty) = (cx.sup(), cx.de, &s.ty);
+    if s.f.flatten {
+        quote!(<#ty as #sup::FlattenDecode<#de>>::State)
+    } else if s.f.rest {
+        quote!(#ty)
+    } else {
+        quote!(#sup::Option<#ty>)
+    }
+}
+
+fn slot_init(cx: &Cx<'_>, s: &Slot<'_>) -> TokenStream {
+    let (sup, de, ty) = (cx.sup(), cx.de, &s.ty);
+    if s.f.flatten {
+        quote!(<#ty as #sup::FlattenDecode<#de>>::flat_init())
+    } else if s.f.rest {
+        quote!(<#ty as #sup::Default>::default())
+    } else {
+        quote!(#sup::None)
+    }
+}
+
+fn decls(cx: &Cx<'_>, ss: &[Slot<'_>]) -> TokenStream {
+    ss.iter()
+        .filter(|s| !s.f.skip)
+        .map(|s| {
+            let (slot, ty, init) = (&s.slot, slot_ty(cx, s), slot_init(cx, s));
+            quote!(let mut #slot: #ty = #init;)
+        })
+        .collect()
+}
+
+fn plain<'s, 'a>(ss: &'s [Slot<'a>]) -> impl Iterator<Item = &'s Slot<'a>> {
+    ss.iter().filter(|s| s.f.plain())
+}
+
+fn flats<'s, 'a>(ss: &'s [Slot<'a>]) -> impl Iterator<Item = &'s Slot<'a>> {
+    ss.iter().filter(|s| s.f.flatten)
+}
+
+/// `None`-or-`Some(id)` chain over flattened children for key `__other`.
+fn flat_lookup(
+    cx: &Cx<'_>,
+    ss: &[Slot<'_>],
+    found: impl Fn(TokenStream) -> TokenStream,
+    tail: TokenStream,
+) -> TokenStream {
+    let (sup, de) = (cx.sup(), cx.de);
+    let n_own = plain(ss).count();
+    let mut offset = quote!(#n_own);
+    let mut arms = Vec::new();
+    for s in flats(ss) {
+        let ty = &s.ty;
+        let hit = found(quote!(#offset + __x));
+        arms.push(quote!(if let #sup::Some(__x) = <#ty as #sup::FlattenDecode<#de>>::flat_field_id(__other) { #hit }));
+        offset = quote!(#offset + <#ty as #sup::FlattenDecode<#de>>::ID_COUNT);
+    }
+    quote!(#(#arms else)* { #tail })
+}
+
+fn has_rest_expr(cx: &Cx<'_>, ss: &[Slot<'_>]) -> TokenStream {
+    let (sup, de) = (cx.sup(), cx.de);
+    if ss.iter().any(|s| s.f.rest) {
+        return quote!(true);
+    }
+    let parts = flats(ss).map(|s| {
+        let ty = &s.ty;
+        quote!(<#ty as #sup::FlattenDecode<#de>>::HAS_REST)
+    });
+    quote!(false #(|| #parts)*)
+}
+
+/// Reads one map key into a `FieldKey` (needs `__off`, `__unknown_err`).
+fn read_key(cx: &Cx<'_>, st: &Struct, ss: &[Slot<'_>]) -> TokenStream {
+    let sup = cx.sup();
+    if st.int_keys {
+        let arms = plain(ss).enumerate().map(|(id, s)| {
+            let n = s.f.key.unwrap_or_default();
+            quote!(#sup::IntKey::Int(#n) => #sup::FieldKey::Id(#id),)
+        });
+        return quote! {
+            match #sup::read_int_key(__d)? {
+                #(#arms)*
+                __other => {
+                    if __unknown_err {
+                        return #sup::Err(#sup::unknown_field(&__other.describe(), __off));
+                    }
+                    #sup::FieldKey::Skip
+                }
+            }
+        };
+    }
+    let arms = plain(ss).enumerate().map(|(id, s)| {
+        let name = &s.f.name;
+        quote!(#name => #sup::FieldKey::Id(#id),)
+    });
+    let has_rest = has_rest_expr(cx, ss);
+    let tail = quote! {
+        if #has_rest {
+            #sup::FieldKey::Rest(#sup::String::from(__other))
+        } else if __unknown_err {
+            return #sup::Err(#sup::unknown_field(__other, __off));
+        } else {
+            #sup::FieldKey::Skip
+        }
+    };
+    let lookup = flat_lookup(cx, ss, |id| quote!(#sup::FieldKey::Id(#id)), tail);
+    quote! {
+        {
+            let __s = __d.decode_str()?;
+            match &*__s {
+                #(#arms)*
+                __other => #lookup
+            }
+        }
+    }
+}
+
+/// Match arms `ID => { decode into slot }` for own fields, then a catch-all
+/// routing `__id` to flattened children. `pat` wraps the literal id.
+fn id_arms(
+    cx: &Cx<'_>,
+    st: &Struct,
+    ss: &[Slot<'_>],
+    pat: impl Fn(TokenStream) -> TokenStream,
+) -> TokenStream {
+    let (sup, de) = (cx.sup(), cx.de);
+    let mut out = TokenStream::new();
+    for (id, s) in plain(ss).enumerate() {
+        let p = pat(quote!(#id));
+        let slot = &s.slot;
+        let name = &s.f.name;
+        let val = value(cx, st, s);
+        out.extend(quote! {
+            #p => {
+                if #slot.is_some() {
+                    return #sup::Err(#sup::duplicate_field(#name, __off));
+                }
+                #slot = #sup::Some(#val);
+            }
+        });
+    }
+    let n_own = plain(ss).count();
+    let mut route = quote!(__d.skip()?;);
+    for s in flats(ss).collect::<Vec<_>>().into_iter().rev() {
+        let (ty, slot) = (&s.ty, &s.slot);
+        route = quote! {
+            if __id < <#ty as #sup::FlattenDecode<#de>>::ID_COUNT {
+                <#ty as #sup::FlattenDecode<#de>>::flat_decode_field(&mut #slot, __id, __d)?;
+            } else {
+                let __id = __id - <#ty as #sup::FlattenDecode<#de>>::ID_COUNT;
+                #route
+            }
+        };
+    }
+    let p = pat(quote!(__id));
+    out.extend(quote!(#p => { let __id: usize = __id - #n_own; let _ = __id; #route }));
+    out
+}
+
+fn rest_route(cx: &Cx<'_>, ss: &[Slot<'_>]) -> TokenStream {
+    let (sup, de) = (cx.sup(), cx.de);
+    if let Some(s) = ss.iter().find(|s| s.f.rest) {
+        let (ty, slot) = (&s.ty, &s.slot);
+        return quote!(<#ty as #sup::RestDecode<#de>>::rest_insert(&mut #slot, __k, __d)?;);
+    }
+    let mut route = quote!({
+        let _ = __k;
+        __d.skip()?;
+    });
+    for s in flats(ss).collect::<Vec<_>>().into_iter().rev() {
+        let (ty, slot) = (&s.ty, &s.slot);
+        route = quote! {
+            if <#ty as #sup::FlattenDecode<#de>>::HAS_REST {
+                <#ty as #sup::FlattenDecode<#de>>::flat_decode_rest(&mut #slot, __k, __d)?;
+            } else #route
+        };
+    }
+    route
+}
+
+fn map_path(cx: &Cx<'_>, st: &Struct, ss: &[Slot<'_>]) -> TokenStream {
+    let sup = cx.sup();
+    let read_key = read_key(cx, st, ss);
+    let arms = id_arms(cx, st, ss, |id| quote!(#sup::FieldKey::Id(#id)));
+    let rest = rest_route(cx, ss);
+    quote! {
+        let mut __seq = __d.map_begin()?;
+        let __unknown_err = __d.options().error_on_unknown_field;
+        while __d.map_next(&mut __seq)? {
+            let __off = __d.offset();
+            let __key: #sup::FieldKey = #read_key;
+            __d.map_value(&mut __seq)?;
+            match __key {
+                #arms
+                #sup::FieldKey::Rest(__k) => { #rest }
+                #sup::FieldKey::Skip => __d.skip()?,
+            }
+        }
+        __d.map_end(__seq)?;
+    }
+}
+
+/// Array items into slots; `end` is what to do when the array ends early.
+fn array_items(cx: &Cx<'_>, st: &Struct, ss: &[Slot<'_>], end: &TokenStream) -> TokenStream {
+    let (sup, de) = (cx.sup(), cx.de);
+    let mut out = TokenStream::new();
+    for s in ss {
+        let slot = &s.slot;
+        if s.f.flatten {
+            let ty = &s.ty;
+            out.extend(quote! {
+                if !<#ty as #sup::FlattenDecode<#de>>::flat_decode_array(&mut #slot, __d, __seq)? { #end }
+            });
+        } else if s.f.plain() || (st.style != Style::Named && !s.f.skip) {
+            let val = value(cx, st, s);
+            out.extend(quote! {
+                if !__d.array_next(__seq)? { #end }
+                #slot = #sup::Some(#val);
+            });
+        }
+    }
+    out
+}
+
+fn array_len(cx: &Cx<'_>, ss: &[Slot<'_>]) -> TokenStream {
+    let (sup, de) = (cx.sup(), cx.de);
+    let n = ss
+        .iter()
+        .filter(|s| !s.f.skip && !s.f.flatten && !s.f.rest)
+        .count();
+    let flat = flats(ss).map(|s| {
+        let ty = &s.ty;
+        quote!(+ <#ty as #sup::FlattenDecode<#de>>::ID_COUNT)
+    });
+    quote!(#n #(#flat)*)
+}
+
+fn array_path(cx: &Cx<'_>, st: &Struct, ss: &[Slot<'_>]) -> TokenStream {
+    let items = array_items(cx, st, ss, &quote!(break '__items;));
+    let len = array_len(cx, ss);
+    let block = if items.is_empty() {
+        items
+    } else {
+        quote!('__items: { let __seq = &mut __seq; #items })
+    };
+    quote! {
+        let mut __seq = __d.array_begin()?;
+        #block
+        __d.fixed_array_end(__seq, #len)?;
+    }
+}
+
+/// The value of one field at the end of decoding.
+fn finish_field(cx: &Cx<'_>, st: &Struct, s: &Slot<'_>) -> TokenStream {
+    let (k, sup, de, ty, slot) = (cx.k, cx.sup(), cx.de, &s.ty, &s.slot);
+    let default = match &s.f.default {
+        Some(DefaultAttr::Trait) => Some(quote!(<#ty as #sup::Default>::default())),
+        Some(DefaultAttr::Path(p)) => Some(quote!(#p())),
+        None => None,
+    };
+    if s.f.skip {
+        return default.unwrap_or_else(|| quote!(<#ty as #sup::Default>::default()));
+    }
+    if s.f.flatten {
+        return quote!(<#ty as #sup::FlattenDecode<#de>>::flat_finish(#slot)?);
+    }
+    if s.f.rest {
+        return quote!(#slot);
+    }
+    let err = if st.style == Style::Named {
+        let name = &s.f.name;
+        quote!(#sup::missing_field(#name))
+    } else {
+        let (pos, len) = (s.pos, st.fields.iter().filter(|f| !f.skip).count());
+        quote!(#sup::too_short(#len, #pos, __d.offset()))
+    };
+    let fallback = match (default, &s.f.with) {
+        (Some(d), _) => d,
+        (None, Some(_)) => quote!(return #sup::Err(#err)),
+        // An `omitempty` field left out as empty comes back as the empty (default) value.
+        (None, None) if s.f.omitempty => quote! {
+            match <#ty as #k::Decode<#de>>::missing() {
+                #sup::Some(__v) => __v,
+                #sup::None => <#ty as #sup::Default>::default(),
+            }
+        },
+        (None, None) => quote! {
+            match <#ty as #k::Decode<#de>>::missing() {
+                #sup::Some(__v) => __v,
+                #sup::None => return #sup::Err(#err),
+            }
+        },
+    };
+    quote!(match #slot { #sup::Some(__v) => __v, #sup::None => #fallback })
+}
+
+fn construct(cx: &Cx<'_>, st: &Struct, ss: &[Slot<'_>], ctor: &TokenStream) -> TokenStream {
+    let vals = ss.iter().map(|s| {
+        let m = &s.f.member;
+        let v = finish_field(cx, st, s);
+        quote!(#m: #v)
+    });
+    quote!(#ctor { #(#vals),* })
+}
+
+/// An expression of type `Result<Self>` decoding a struct or variant body.
+fn struct_body(cx: &Cx<'_>, st: &Struct, ctor: &TokenStream) -> TokenStream {
+    let (k, sup) = (cx.k, cx.sup());
+    let ss = slots(cx, st, false);
+    match st.style {
+        Style::Unit => quote!({ __d.decode_nil()?; #sup::Ok(#ctor) }),
+        Style::Newtype => {
+            let s = &ss[0];
+            let (de, ty) = (cx.de, &s.ty);
+            let call = match &s.f.with {
+                Some(m) => quote!(#m::decode(__d)?),
+                None => quote!(<#ty as #k::Decode<#de>>::decode(__d)?),
+            };
+            quote!(#sup::Ok(#ctor(#call)))
+        }
+        Style::Tuple => {
+            let decls = decls(cx, &ss);
+            let arr = array_path(cx, st, &ss);
+            let build = construct(cx, st, &ss, ctor);
+            quote!({ #decls #arr #sup::Ok(#build) })
+        }
+        Style::Named => {
+            let decls = decls(cx, &ss);
+            let map = map_path(cx, st, &ss);
+            let arr = array_path(cx, st, &ss);
+            let build = construct(cx, st, &ss, ctor);
+            quote! {{
+                #decls
+                match __d.peek_kind()? {
+                    #k::Kind::Map => { #map }
+                    #k::Kind::Array => { #arr }
+                    __kind => return #sup::Err(#sup::mismatch(__kind, "map or array (struct)", __d.offset())),
+                }
+                #sup::Ok(#build)
+            }}
+        }
+    }
+}
+
+fn enum_body(cx: &Cx<'_>, en: &crate::model::Enum) -> TokenStream {
+    let (k, sup) = (cx.k, cx.sup());
+    let read_tag = if en.index {
+        let arms = en.variants.iter().enumerate().map(|(i, v)| {
+            let n = v.index;
+            quote!(#sup::IntKey::Int(#n) => #i,)
+        });
+        quote! {
+            match #sup::read_int_key(__d)? {
+                #(#arms)*
+                __other => return #sup::Err(#sup::unknown_variant(&__other.describe(), __off)),
+            }
+        }
+    } else {
+        let arms = en.variants.iter().enumerate().map(|(i, v)| {
+            let name = &v.name;
+            quote!(#name => #i,)
+        });
+        quote! {{
+            let __s = __d.decode_str()?;
+            match &*__s {
+                #(#arms)*
+                __other => return #sup::Err(#sup::unknown_variant(__other, __off)),
+            }
+        }}
+    };
+    let mut bare_arms = TokenStream::new();
+    let mut map_arms = TokenStream::new();
+    for (i, v) in en.variants.iter().enumerate() {
+        let vid = &v.ident;
+        let name = &v.name;
+        if v.body.style == Style::Unit {
+            bare_arms.extend(quote!(#i => #sup::Ok(Self::#vid),));
+            map_arms
+                .extend(quote!(#i => { if !__d.try_decode_nil()? { __d.skip()?; } Self::#vid }));
+        } else {
+            bare_arms.extend(quote!(#i => #sup::Err(#sup::variant_needs_payload(#name, __off)),));
+            let body = struct_body(cx, &v.body, &quote!(Self::#vid));
+            map_arms.extend(quote! {
+                #i => {
+                    let __r: #k::Result<Self> = (|| -> #k::Result<Self> { #body })();
+                    __r.map_err(|__err| #sup::in_variant(__err, #name))?
+                }
+            });
+        }
+    }
+    let tag_kinds = if en.index {
+        quote!(#k::Kind::Int | #k::Kind::Uint | #k::Kind::BigInt | #k::Kind::Str)
+    } else {
+        quote!(#k::Kind::Str | #k::Kind::Bytes)
+    };
+    quote! {
+        let __off = __d.offset();
+        match __d.peek_kind()? {
+            #k::Kind::Map => {
+                let mut __seq = __d.map_begin()?;
+                if !__d.map_next(&mut __seq)? {
+                    return #sup::Err(#sup::enum_map_len(__off));
+                }
+                let __id: usize = #read_tag;
+                __d.map_value(&mut __seq)?;
+                let __v: Self = match __id {
+                    #map_arms
+                    _ => return #sup::Err(#sup::unknown_variant("?", __off)),
+                };
+                if __d.map_next(&mut __seq)? {
+                    return #sup::Err(#sup::enum_map_len(__d.offset()));
+                }
+                __d.map_end(__seq)?;
+                #sup::Ok(__v)
+            }
+            #tag_kinds => {
+                let __id: usize = #read_tag;
+                match __id {
+                    #bare_arms
+                    _ => #sup::Err(#sup::unknown_variant("?", __off)),
+                }
+            }
+            __kind => #sup::Err(#sup::mismatch(__kind, "enum (tag or one-entry map)", __off)),
+        }
+    }
+}
+
+/// The `Decode` impl, plus `FlattenDecode` for structs with named fields and string keys.
+pub fn derive(c: &Container, g: &Gen) -> TokenStream {
+    let k = &c.krate;
+    let de = &g.de;
+    let cx = Cx { k, de, g };
+    let ident = &c.ident;
+    let impl_gen = decode_impl_generics(c, g);
+    let (impl_g, _, _) = impl_gen.split_for_impl();
+    let (_, ty_g, _) = c.generics.split_for_impl();
+    let preds = decode_bounds(c, g);
+    let where_ = quote!(where #(#preds,)*);
+    let (body, extra) = match &c.body {
+        Body::Struct(st) => {
+            let body = struct_body(&cx, st, &quote!(Self));
+            let extra = if st.style == Style::Named && !st.int_keys {
+                flatten_impl(&cx, c, st, &impl_g, &where_)
+            } else {
+                TokenStream::new()
+            };
+            (body, extra)
+        }
+        Body::Enum(en) => (enum_body(&cx, en), TokenStream::new()),
+    };
+    quote! {
+        #[automatically_derived]
+        impl #impl_g #k::Decode<#de> for #ident #ty_g #where_ {
+            fn decode<__R: #k::Read<#de>, __F: #k::DecodeFormat>(__d: &mut #k::Decoder<#de, __R, __F>) -> #k::Result<Self> {
+                #body
+            }
+        }
+        #extra
+    }
+}
+
+fn flatten_impl(
+    cx: &Cx<'_>,
+    c: &Container,
+    st: &Struct,
+    impl_g: &syn::ImplGenerics<'_>,
+    where_: &TokenStream,
+) -> TokenStream {
+    let (k, sup, de) = (cx.k, cx.sup(), cx.de);
+    let ident = &c.ident;
+    let (_, ty_g, _) = c.generics.split_for_impl();
+    let ss = slots(cx, st, true);
+    let live: Vec<&Slot<'_>> = ss.iter().filter(|s| !s.f.skip).collect();
+    let state_tys = live.iter().map(|s| slot_ty(cx, s));
+    let inits = live.iter().map(|s| slot_init(cx, s));
+    let has_rest = has_rest_expr(cx, &ss);
+    let id_count = array_len(cx, &ss);
+    let id_arms_ = plain(&ss).enumerate().map(|(id, s)| {
+        let name = &s.f.name;
+        quote!(#name => #sup::Some(#id),)
+    });
+    let lookup = flat_lookup(cx, &ss, |id| quote!(#sup::Some(#id)), quote!(#sup::None));
+    let field_arms = id_arms(cx, st, &ss, |id| id);
+    let rest = rest_route(cx, &ss);
+    let items = array_items(cx, st, &ss, &quote!(return #sup::Ok(false);));
+    let build = construct(cx, st, &ss, &quote!(Self));
+    quote! {
+        #[automatically_derived]
+        impl #impl_g #sup::FlattenDecode<#de> for #ident #ty_g #where_ {
+            type State = (#(#state_tys,)*);
+            const HAS_REST: bool = #has_rest;
+            const ID_COUNT: usize = #id_count;
+            #[inline]
+            fn flat_init() -> Self::State {
+                (#(#inits,)*)
+            }
+            #[inline]
+            fn flat_field_id(__other: &str) -> #sup::Option<usize> {
+                match __other {
+                    #(#id_arms_)*
+                    _ => #lookup
+                }
+            }
+            fn flat_decode_field<__R: #k::Read<#de>, __F: #k::DecodeFormat>(__st: &mut Self::State, __id: usize, __d: &mut #k::Decoder<#de, __R, __F>) -> #k::Result<()> {
+                let __off = __d.offset();
+                match __id {
+                    #field_arms
+                }
+                #sup::Ok(())
+            }
+            fn flat_decode_rest<__R: #k::Read<#de>, __F: #k::DecodeFormat>(__st: &mut Self::State, __k: #sup::String, __d: &mut #k::Decoder<#de, __R, __F>) -> #k::Result<()> {
+                #rest
+                #sup::Ok(())
+            }
+            fn flat_decode_array<__R: #k::Read<#de>, __F: #k::DecodeFormat>(__st: &mut Self::State, __d: &mut #k::Decoder<#de, __R, __F>, __seq: &mut #k::Seq) -> #k::Result<bool> {
+                #items
+                #sup::Ok(true)
+            }
+            fn flat_finish(__st: Self::State) -> #k::Result<Self> {
+                #sup::Ok(#build)
+            }
+        }
+    }
+}

@@ -1,0 +1,412 @@
+//! Code generation for `Encode` and the encoding half of `Flatten`.
+//!
+//! Generated code names the encoder `__e`; field accessors are expressions of
+//! type `&FieldType` (`&self.x` for structs, bindings for enum variants).
+
+use crate::generics::{Gen, encode_bounds};
+use crate::model::{Body, Container, Field, Struct, Style};
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+use syn::Path;
+
+/// One field and the expression that reaches it (a reference).
+pub struct Acc<'a> {
+    pub f: &'a Field,
+    pub acc: TokenStream,
+}
+
+fn value(k: &Path, a: &Acc<'_>) -> TokenStream {
+    let acc = &a.acc;
+    let name = &a.f.name;
+    let call = match &a.f.with {
+        Some(m) => quote!(#m::encode(#acc, __e)),
+        None => quote!(#k::Encode::encode(#acc, __e)),
+    };
+    quote!(#call.map_err(|__err| __err.in_field(#name))?;)
+}
+
+/// `Some(cond)`: the entry is written only when `cond` holds.
+fn keep_cond(k: &Path, a: &Acc<'_>) -> Option<TokenStream> {
+    if a.f.with.is_some() {
+        return None;
+    }
+    let acc = &a.acc;
+    Some(if a.f.omitempty {
+        quote!(!#k::Encode::is_empty_value(#acc))
+    } else {
+        quote!(!(__omit && #k::Encode::is_empty_value(#acc)))
+    })
+}
+
+fn key(st: &Struct, f: &Field) -> TokenStream {
+    match (st.int_keys, f.key) {
+        (true, Some(n)) => quote!(__e.encode_i64(#n)?;),
+        _ => {
+            let name = &f.name;
+            quote!(__e.encode_field_name(#name)?;)
+        }
+    }
+}
+
+fn entry(k: &Path, st: &Struct, a: &Acc<'_>) -> TokenStream {
+    let key = key(st, a.f);
+    let val = value(k, a);
+    let body = quote! { __e.map_key(__i)?; #key __e.map_value()?; #val __i += 1; };
+    match keep_cond(k, a) {
+        Some(c) => quote!(if #c { #body }),
+        None => body,
+    }
+}
+
+/// Statements adding the number of map entries to `__n` (needs `__omit`).
+fn count(k: &Path, accs: &[Acc<'_>], opts: &TokenStream) -> TokenStream {
+    let mut fixed = 0usize;
+    let mut out = TokenStream::new();
+    for a in accs {
+        let acc = &a.acc;
+        if a.f.flatten {
+            out.extend(quote!(__n += #k::derive_support::Flatten::flat_len(#acc, #opts);));
+        } else if a.f.rest {
+            out.extend(quote!(__n += #k::derive_support::RestEncode::rest_len(#acc);));
+        } else if !a.f.skip {
+            match keep_cond(k, a) {
+                Some(c) => out.extend(quote!(if #c { __n += 1; })),
+                None => fixed += 1,
+            }
+        }
+    }
+    quote!(let mut __n: usize = #fixed; #out)
+}
+
+/// Map entries in declaration order (counter `__i`).
+fn entries_decl(k: &Path, st: &Struct, accs: &[Acc<'_>]) -> TokenStream {
+    let mut out = TokenStream::new();
+    for a in accs {
+        let acc = &a.acc;
+        if a.f.flatten {
+            out.extend(quote!(#k::derive_support::Flatten::flat_encode_map(#acc, __e, &mut __i)?;));
+        } else if a.f.rest {
+            out.extend(quote!(#k::derive_support::RestEncode::rest_encode(#acc, __e, &mut __i)?;));
+        } else if !a.f.skip {
+            out.extend(entry(k, st, a));
+        }
+    }
+    out
+}
+
+/// Statements pushing the names of the written entries onto `#out`.
+fn names(k: &Path, accs: &[Acc<'_>], opts: &TokenStream, out: &TokenStream) -> TokenStream {
+    let mut ts = TokenStream::new();
+    for a in accs {
+        let acc = &a.acc;
+        if a.f.flatten {
+            ts.extend(quote!(#k::derive_support::Flatten::flat_names(#acc, #opts, #out);));
+        } else if a.f.rest {
+            ts.extend(quote!(#k::derive_support::RestEncode::rest_names(#acc, #out);));
+        } else if !a.f.skip {
+            let name = &a.f.name;
+            match keep_cond(k, a) {
+                Some(c) => ts.extend(quote!(if #c { #out.push(#name); })),
+                None => ts.extend(quote!(#out.push(#name);)),
+            }
+        }
+    }
+    ts
+}
+
+/// A `bool` expression writing the key and value of entry `__name`.
+fn by_name(k: &Path, st: &Struct, accs: &[Acc<'_>]) -> TokenStream {
+    let mut arms = TokenStream::new();
+    let mut fallback = quote!(false);
+    for a in accs.iter().rev() {
+        let acc = &a.acc;
+        if a.f.flatten {
+            fallback = quote! {
+                if #k::derive_support::Flatten::flat_encode_entry(#acc, __name, __e)? { true } else { #fallback }
+            };
+        } else if a.f.rest {
+            fallback = quote! {
+                if #k::derive_support::RestEncode::rest_encode_entry(#acc, __name, __e)? { true } else { #fallback }
+            };
+        }
+    }
+    for a in accs.iter().filter(|a| a.f.plain()) {
+        let name = &a.f.name;
+        let key = key(st, a.f);
+        let val = value(k, a);
+        arms.extend(quote!(#name => { #key __e.map_value()?; #val true }));
+    }
+    quote!(match __name { #arms _ => { #fallback } })
+}
+
+fn map_body(k: &Path, st: &Struct, accs: &[Acc<'_>]) -> TokenStream {
+    let opts = quote!(__e.options());
+    let count = count(k, accs, &opts);
+    let decl = entries_decl(k, st, accs);
+    let ordered = if st.dynamic() {
+        let names = names(k, accs, &opts, &quote!((&mut __names)));
+        let by_name = by_name(k, st, accs);
+        quote! {
+            if __e.options().canonical {
+                let mut __names: #k::derive_support::Vec<&str> = #k::derive_support::Vec::with_capacity(__n);
+                #names
+                #k::derive_support::sort_names(&mut __names);
+                for __name in __names {
+                    __e.map_key(__i)?;
+                    let _found: bool = #by_name;
+                    __i += 1;
+                }
+            } else {
+                #decl
+            }
+        }
+    } else {
+        // Canonical order is known at compile time.
+        let mut sorted: Vec<&Acc<'_>> = accs.iter().filter(|a| a.f.plain()).collect();
+        if st.int_keys {
+            sorted.sort_by_key(|a| a.f.key);
+        } else {
+            sorted.sort_by(|a, b| a.f.name.as_bytes().cmp(b.f.name.as_bytes()));
+        }
+        let same = sorted
+            .iter()
+            .zip(accs.iter().filter(|a| a.f.plain()))
+            .all(|(a, b)| std::ptr::eq(a.f, b.f));
+        if same {
+            decl
+        } else {
+            let canon: TokenStream = sorted.iter().map(|a| entry(k, st, a)).collect();
+            quote!(if __e.options().canonical { #canon } else { #decl })
+        }
+    };
+    quote! {
+        let __omit = __e.options().omit_empty;
+        let _ = __omit;
+        #count
+        __e.map_start(__n)?;
+        let mut __i: usize = 0;
+        #ordered
+        let _ = __i;
+        __e.map_end(__n)
+    }
+}
+
+fn array_len(k: &Path, accs: &[Acc<'_>]) -> TokenStream {
+    let n = accs.iter().filter(|a| a.f.plain()).count();
+    let flat = accs.iter().filter(|a| a.f.flatten).map(|a| {
+        let ty = &a.f.ty;
+        quote!(+ <#ty as #k::derive_support::Flatten>::ARRAY_LEN)
+    });
+    quote!(#n #(#flat)*)
+}
+
+/// Array items (counter `__i`).
+fn items(k: &Path, accs: &[Acc<'_>]) -> TokenStream {
+    let mut out = TokenStream::new();
+    for a in accs {
+        let acc = &a.acc;
+        if a.f.flatten {
+            out.extend(
+                quote!(#k::derive_support::Flatten::flat_encode_array(#acc, __e, &mut __i)?;),
+            );
+        } else if a.f.plain() {
+            let val = value(k, a);
+            out.extend(quote!(__e.array_elem(__i)?; #val __i += 1;));
+        }
+    }
+    out
+}
+
+fn array_body(k: &Path, accs: &[Acc<'_>]) -> TokenStream {
+    let len = array_len(k, accs);
+    let items = items(k, accs);
+    quote! {
+        let __len: usize = #len;
+        __e.array_start(__len)?;
+        let mut __i: usize = 0;
+        #items
+        let _ = __i;
+        __e.array_end(__len)
+    }
+}
+
+/// An expression of type `Result<()>` encoding a struct (or variant) body.
+pub fn struct_body(k: &Path, st: &Struct, accs: &[Acc<'_>]) -> TokenStream {
+    match st.style {
+        Style::Unit => quote!(__e.encode_nil()),
+        Style::Newtype => {
+            let a = &accs[0];
+            let acc = &a.acc;
+            match &a.f.with {
+                Some(m) => quote!(#m::encode(#acc, __e)),
+                None => quote!(#k::Encode::encode(#acc, __e)),
+            }
+        }
+        Style::Tuple => {
+            let len = accs.iter().filter(|a| !a.f.skip).count();
+            let mut out = TokenStream::new();
+            for (i, a) in accs.iter().filter(|a| !a.f.skip).enumerate() {
+                let acc = &a.acc;
+                let call = match &a.f.with {
+                    Some(m) => quote!(#m::encode(#acc, __e)),
+                    None => quote!(#k::Encode::encode(#acc, __e)),
+                };
+                out.extend(
+                    quote!(__e.array_elem(#i)?; #call.map_err(|__err| __err.in_index(#i))?;),
+                );
+            }
+            quote!({ __e.array_start(#len)?; #out __e.array_end(#len) })
+        }
+        Style::Named => {
+            let arr = array_body(k, accs);
+            if st.toarray {
+                quote!({ #arr })
+            } else {
+                let map = map_body(k, st, accs);
+                quote!(if __e.options().struct_to_array { #arr } else { #map })
+            }
+        }
+    }
+}
+
+fn self_accs(st: &Struct) -> Vec<Acc<'_>> {
+    st.fields
+        .iter()
+        .map(|f| {
+            let m = &f.member;
+            Acc {
+                f,
+                acc: quote!(&self.#m),
+            }
+        })
+        .collect()
+}
+
+fn variant_accs(st: &Struct) -> (Vec<Acc<'_>>, TokenStream) {
+    let mut accs = Vec::new();
+    let mut pats = Vec::new();
+    for (i, f) in st.fields.iter().enumerate() {
+        let b = format_ident!("__v{}", i);
+        let m = &f.member;
+        pats.push(quote!(#m: #b));
+        accs.push(Acc { f, acc: quote!(#b) });
+    }
+    (accs, quote!({ #(#pats),* }))
+}
+
+/// The `Encode` impl, plus `Flatten` for structs with named fields and string keys.
+pub fn derive(c: &Container, g: &Gen) -> TokenStream {
+    let k = &c.krate;
+    let ident = &c.ident;
+    let (impl_g, ty_g, _) = c.generics.split_for_impl();
+    let preds = encode_bounds(c, g);
+    let where_ = quote!(where #(#preds,)*);
+    let (body, extra) = match &c.body {
+        Body::Struct(st) => {
+            let accs = self_accs(st);
+            let body = struct_body(k, st, &accs);
+            let extra = if st.style == Style::Named && !st.int_keys {
+                flatten_impl(c, st, &accs, &where_)
+            } else {
+                TokenStream::new()
+            };
+            (body, extra)
+        }
+        Body::Enum(en) => {
+            let arms = en.variants.iter().map(|v| {
+                let vid = &v.ident;
+                let (accs, pat) = variant_accs(&v.body);
+                let tag = if en.index {
+                    let n = v.index;
+                    quote!(__e.encode_i64(#n)?;)
+                } else {
+                    let name = &v.name;
+                    quote!(__e.encode_field_name(#name)?;)
+                };
+                if v.body.style == Style::Unit {
+                    let tag = if en.index {
+                        let n = v.index;
+                        quote!(__e.encode_i64(#n))
+                    } else {
+                        let name = &v.name;
+                        quote!(__e.encode_field_name(#name))
+                    };
+                    return quote!(Self::#vid { .. } => #tag,);
+                }
+                let inner = struct_body(k, &v.body, &accs);
+                quote! {
+                    Self::#vid #pat => {
+                        __e.map_start(1)?;
+                        __e.map_key(0)?;
+                        #tag
+                        __e.map_value()?;
+                        let __r: #k::Result<()> = #inner;
+                        __r?;
+                        __e.map_end(1)
+                    }
+                }
+            });
+            (quote!(match self { #(#arms)* }), TokenStream::new())
+        }
+    };
+    quote! {
+        #[automatically_derived]
+        impl #impl_g #k::Encode for #ident #ty_g #where_ {
+            #[inline]
+            fn encode<__W: #k::Write, __F: #k::EncodeFormat>(&self, __e: &mut #k::Encoder<__W, __F>) -> #k::Result<()> {
+                #body
+            }
+        }
+        #extra
+    }
+}
+
+fn flatten_impl(c: &Container, st: &Struct, accs: &[Acc<'_>], where_: &TokenStream) -> TokenStream {
+    let k = &c.krate;
+    let ident = &c.ident;
+    let (impl_g, ty_g, _) = c.generics.split_for_impl();
+    let len = array_len(k, accs);
+    let opts = quote!(__opts);
+    let count = count(k, accs, &opts);
+    let decl = entries_decl(k, st, accs);
+    let items = items(k, accs);
+    let names = names(k, accs, &opts, &quote!(__out));
+    let by_name = by_name(k, st, accs);
+    quote! {
+        #[automatically_derived]
+        impl #impl_g #k::derive_support::Flatten for #ident #ty_g #where_ {
+            const ARRAY_LEN: usize = #len;
+            #[inline]
+            fn flat_len(&self, __opts: &#k::EncodeOptions) -> usize {
+                let __omit = __opts.omit_empty;
+                let _ = __omit;
+                #count
+                __n
+            }
+            #[inline]
+            fn flat_encode_map<__W: #k::Write, __F: #k::EncodeFormat>(&self, __e: &mut #k::Encoder<__W, __F>, __index: &mut usize) -> #k::Result<()> {
+                let __omit = __e.options().omit_empty;
+        let _ = __omit;
+                let mut __i: usize = *__index;
+                #decl
+                *__index = __i;
+                #k::derive_support::Ok(())
+            }
+            #[inline]
+            fn flat_encode_array<__W: #k::Write, __F: #k::EncodeFormat>(&self, __e: &mut #k::Encoder<__W, __F>, __index: &mut usize) -> #k::Result<()> {
+                let mut __i: usize = *__index;
+                #items
+                *__index = __i;
+                #k::derive_support::Ok(())
+            }
+            fn flat_names<'__a>(&'__a self, __opts: &#k::EncodeOptions, __out: &mut #k::derive_support::Vec<&'__a str>) {
+                let __omit = __opts.omit_empty;
+                let _ = __omit;
+                #names
+            }
+            fn flat_encode_entry<__W: #k::Write, __F: #k::EncodeFormat>(&self, __name: &str, __e: &mut #k::Encoder<__W, __F>) -> #k::Result<bool> {
+                #k::derive_support::Ok(#by_name)
+            }
+        }
+    }
+}

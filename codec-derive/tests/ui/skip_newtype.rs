@@ -1,0 +1,7 @@
+extern crate codec_core as codec;
+use codec::Codec;
+
+#[derive(Codec)]
+struct S(#[codec(skip)] u8);
+
+fn main() {}
