@@ -32,6 +32,10 @@
 //! assert_eq!(any.get("a").and_then(|v| v.as_bytes()), Some(&[1u8, 2][..]));
 //! ```
 //!
+//! The [`rpc`] module speaks MessagePack-RPC (requests, responses and
+//! notifications over any `std::io::Read` / `Write`), like ugorji's
+//! `MsgpackSpecRpc`, with a minimal client and server.
+//!
 //! ## Options (ugorji's names in brackets)
 //!
 //! - [`MsgpackHandle::write_ext`] (`WriteExt`): the current spec. **Default
@@ -68,6 +72,7 @@
 mod decode;
 mod encode;
 mod handle;
+pub mod rpc;
 mod spec;
 
 pub use decode::MsgpackDecoder;
