@@ -17,7 +17,6 @@ pub mod vec_bytes {
         let v = Vec::<ByteBuf>::deserialize(d)?;
         Ok(v.into_iter().map(ByteBuf::into_vec).collect())
     }
-
 }
 
 /// `BTreeMap<String, Vec<u8>>` with byte-string values.
@@ -27,7 +26,10 @@ pub mod map_bytes {
     use std::collections::BTreeMap;
 
     /// Serializes every value with `serialize_bytes`.
-    pub fn serialize<S: Serializer>(m: &BTreeMap<String, Vec<u8>>, s: S) -> Result<S::Ok, S::Error> {
+    pub fn serialize<S: Serializer>(
+        m: &BTreeMap<String, Vec<u8>>,
+        s: S,
+    ) -> Result<S::Ok, S::Error> {
         s.collect_map(m.iter().map(|(k, v)| (k, Bytes::new(v))))
     }
 

@@ -1,1 +1,318 @@
-fn main() {}
+//! `cargo run --release -p bench --bin report [-- --quick] [--filter TERMS] [--json PATH]`
+//!
+//! Runs every registered case (see `bench::peers`) for a short fixed time per
+//! round, interleaving all cases round after round so that machine drift
+//! (frequency scaling, other load) spreads evenly over them, and prints one
+//! markdown table per dataset: ns/op (median over rounds), MB/s (encoded
+//! bytes per second), encoded size, allocations and allocated bytes per op
+//! (from the counting global allocator), and for each of our handles the
+//! ratio to the fastest peer of the same format family and op.
+
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
+
+use bench::alloc;
+use bench::harness::{Case, Family, Op, Registry};
+
+struct Options {
+    quick: bool,
+    filter: Option<String>,
+    json: Option<String>,
+}
+
+fn parse_args() -> Result<Options, String> {
+    let mut opts = Options {
+        quick: false,
+        filter: None,
+        json: None,
+    };
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        match a.as_str() {
+            "--quick" => opts.quick = true,
+            "--filter" => opts.filter = Some(args.next().ok_or("--filter needs a value")?),
+            "--json" => opts.json = Some(args.next().ok_or("--json needs a path")?),
+            "--bench" => {} // passed by `cargo bench`
+            "-h" | "--help" => {
+                println!(
+                    "report [--quick] [--filter TERM[,TERM...]] [--json PATH]\n\
+                     TERM is a substring of <dataset>/<implementation>"
+                );
+                std::process::exit(0);
+            }
+            other => return Err(format!("unknown argument {other:?} (try --help)")),
+        }
+    }
+    Ok(opts)
+}
+
+/// Measurements of one case.
+#[derive(Default, serde::Serialize)]
+struct Measured {
+    dataset: String,
+    implementation: String,
+    family: String,
+    op: String,
+    ours: bool,
+    ns_per_op: f64,
+    mb_per_s: f64,
+    encoded_len: usize,
+    allocs_per_op: f64,
+    alloc_bytes_per_op: f64,
+    iterations: u64,
+    ratio_to_fastest_peer: Option<f64>,
+}
+
+struct State {
+    case: Case,
+    batch: u64,
+    per_round_ns: Vec<f64>,
+    iterations: u64,
+    allocs: u64,
+    bytes: u64,
+}
+
+/// Times `batch` runs of the case.
+fn time_batch(case: &mut Case, batch: u64) -> (Duration, alloc::AllocStats) {
+    let before = alloc::snapshot();
+    let start = Instant::now();
+    for _ in 0..batch {
+        (case.run)();
+    }
+    let elapsed = start.elapsed();
+    (elapsed, alloc::snapshot().since(before))
+}
+
+fn main() {
+    let opts = match parse_args() {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("{e}");
+            std::process::exit(2);
+        }
+    };
+    let (rounds, slice) = if opts.quick {
+        (3, Duration::from_millis(25))
+    } else {
+        (7, Duration::from_millis(150))
+    };
+
+    let setup = Instant::now();
+    let reg: Registry = bench::peers::registry(opts.filter.as_deref());
+    eprintln!(
+        "set-up: {} cases in {:.1?} ({} round-trip failures)",
+        reg.cases.len(),
+        setup.elapsed(),
+        reg.failures.len()
+    );
+    let Registry {
+        cases,
+        failures,
+        gaps,
+        ..
+    } = reg;
+
+    // Calibrate: how many runs fill one time slice.
+    let mut states: Vec<State> = cases
+        .into_iter()
+        .map(|mut case| {
+            let (t, _) = time_batch(&mut case, 1); // also warms up
+            let (t2, _) = time_batch(&mut case, 1);
+            let one = t.min(t2).max(Duration::from_nanos(1));
+            let batch = (slice.as_nanos() / one.as_nanos()).clamp(1, 1 << 32) as u64;
+            State {
+                case,
+                batch,
+                per_round_ns: Vec::new(),
+                iterations: 0,
+                allocs: 0,
+                bytes: 0,
+            }
+        })
+        .collect();
+
+    // Interleaved rounds: every case once per round, in a rotating order.
+    let n = states.len();
+    for round in 0..rounds {
+        for k in 0..n {
+            let s = &mut states[(k + round * 7) % n.max(1)];
+            let (t, a) = time_batch(&mut s.case, s.batch);
+            s.per_round_ns.push(t.as_nanos() as f64 / s.batch as f64);
+            s.iterations += s.batch;
+            s.allocs += a.allocations;
+            s.bytes += a.bytes;
+        }
+        eprintln!("round {}/{rounds} done", round + 1);
+    }
+
+    let mut results: Vec<Measured> = states
+        .iter_mut()
+        .map(|s| {
+            s.per_round_ns.sort_by(f64::total_cmp);
+            let ns = s.per_round_ns[s.per_round_ns.len() / 2];
+            Measured {
+                dataset: s.case.dataset.clone(),
+                implementation: s.case.implementation.clone(),
+                family: s.case.family.name().to_owned(),
+                op: s.case.op.name().to_owned(),
+                ours: s.case.ours,
+                ns_per_op: ns,
+                mb_per_s: s.case.encoded_len as f64 / ns * 1e3,
+                encoded_len: s.case.encoded_len,
+                allocs_per_op: s.allocs as f64 / s.iterations as f64,
+                alloc_bytes_per_op: s.bytes as f64 / s.iterations as f64,
+                iterations: s.iterations,
+                ratio_to_fastest_peer: None,
+            }
+        })
+        .collect();
+
+    // Ratio of each of our handles to the fastest peer of its family and op.
+    let mut fastest: BTreeMap<(String, String, String), f64> = BTreeMap::new();
+    for r in results.iter().filter(|r| !r.ours) {
+        let key = (r.dataset.clone(), r.family.clone(), r.op.clone());
+        let e = fastest.entry(key).or_insert(f64::INFINITY);
+        *e = e.min(r.ns_per_op);
+    }
+    for r in results.iter_mut().filter(|r| r.ours) {
+        let key = (r.dataset.clone(), r.family.clone(), r.op.clone());
+        r.ratio_to_fastest_peer = fastest
+            .get(&key)
+            .map(|f| r.ns_per_op / f)
+            .filter(|x| x.is_finite());
+    }
+
+    print_markdown(&results, &failures, &gaps, opts.quick, rounds, slice);
+
+    if let Some(path) = opts.json {
+        let doc = serde_json::json!({
+            "rounds": rounds,
+            "slice_ms": slice.as_millis() as u64,
+            "results": results,
+            "failures": failures.iter().map(|f| serde_json::json!({
+                "dataset": f.dataset, "implementation": f.implementation, "message": f.message
+            })).collect::<Vec<_>>(),
+            "gaps": gaps.iter().map(|g| serde_json::json!({
+                "dataset": g.dataset, "implementation": g.implementation, "reason": g.reason
+            })).collect::<Vec<_>>(),
+        });
+        let text = serde_json::to_string_pretty(&doc).expect("serialize report");
+        if let Err(e) = std::fs::write(&path, text) {
+            eprintln!("writing {path}: {e}");
+            std::process::exit(1);
+        }
+        eprintln!("wrote {path}");
+    }
+    if !failures.is_empty() {
+        std::process::exit(1);
+    }
+}
+
+fn human_ns(ns: f64) -> String {
+    if ns >= 1e6 {
+        format!("{:.2} ms", ns / 1e6)
+    } else if ns >= 1e3 {
+        format!("{:.2} µs", ns / 1e3)
+    } else {
+        format!("{ns:.1} ns")
+    }
+}
+
+fn print_markdown(
+    results: &[Measured],
+    failures: &[bench::harness::Failure],
+    gaps: &[bench::harness::Gap],
+    quick: bool,
+    rounds: usize,
+    slice: Duration,
+) {
+    println!("# codec benchmark report\n");
+    println!(
+        "{} rounds × {:?} per case per round, interleaved{}. ns/op is the median over rounds; \
+         MB/s is encoded bytes per second; allocations count every alloc/realloc through the \
+         global allocator. Encoders write into a reused buffer where the API allows it \
+         (see `bench::peers`). Ratios compare each of our handles to the fastest peer of the \
+         same format family and op (< 1 is faster).\n",
+        rounds,
+        slice,
+        if quick { " (--quick)" } else { "" }
+    );
+    let mut by_dataset: BTreeMap<&str, Vec<&Measured>> = BTreeMap::new();
+    for r in results {
+        by_dataset.entry(&r.dataset).or_default().push(r);
+    }
+    let family_order = |f: &str| {
+        [
+            Family::Json,
+            Family::MsgPack,
+            Family::Cbor,
+            Family::Binc,
+            Family::Simple,
+            Family::Binary,
+        ]
+        .iter()
+        .position(|x| x.name() == f)
+    };
+    let op_order = |o: &str| {
+        [Op::Encode, Op::Decode, Op::DecodeBorrowed]
+            .iter()
+            .position(|x| x.name() == o)
+    };
+    for (dataset, mut rows) in by_dataset {
+        rows.sort_by(|a, b| {
+            (
+                op_order(&a.op),
+                family_order(&a.family),
+                !a.ours,
+                a.ns_per_op.to_bits(),
+            )
+                .cmp(&(
+                    op_order(&b.op),
+                    family_order(&b.family),
+                    !b.ours,
+                    b.ns_per_op.to_bits(),
+                ))
+        });
+        println!("## {dataset}\n");
+        println!(
+            "| op | format | implementation | ns/op | MB/s | size (B) | allocs/op | alloc B/op | vs fastest peer |"
+        );
+        println!("|---|---|---|---:|---:|---:|---:|---:|---:|");
+        for r in rows {
+            let ratio = r
+                .ratio_to_fastest_peer
+                .map_or_else(String::new, |x| format!("{x:.2}×"));
+            println!(
+                "| {} | {} | {}{} | {} | {:.1} | {} | {:.1} | {:.0} | {} |",
+                r.op,
+                r.family,
+                if r.ours { "**" } else { "" },
+                if r.ours {
+                    format!("{}**", r.implementation)
+                } else {
+                    r.implementation.clone()
+                },
+                human_ns(r.ns_per_op),
+                r.mb_per_s,
+                r.encoded_len,
+                r.allocs_per_op,
+                r.alloc_bytes_per_op,
+                ratio
+            );
+        }
+        let missing: Vec<_> = gaps.iter().filter(|g| g.dataset == dataset).collect();
+        if !missing.is_empty() {
+            println!();
+            for g in missing {
+                println!("- no {}: {}", g.implementation, g.reason);
+            }
+        }
+        println!();
+    }
+    if !failures.is_empty() {
+        println!("## Round-trip failures (not timed)\n");
+        for f in failures {
+            println!("- {} / {}: {}", f.dataset, f.implementation, f.message);
+        }
+    }
+}

@@ -38,6 +38,8 @@ pub fn generate() -> ColorGroup {
     ColorGroup {
         id: 1,
         name: "Reds".into(),
-        colors: ["Crimson", "Red", "Ruby", "Maroon"].map(String::from).to_vec(),
+        colors: ["Crimson", "Red", "Ruby", "Maroon"]
+            .map(String::from)
+            .to_vec(),
     }
 }

@@ -28,7 +28,12 @@ pub fn slice() -> Vec<i64> {
 #[must_use]
 pub fn mss() -> BTreeMap<String, String> {
     (b'a'..=b'n')
-        .map(|c| ((c as char).to_string(), (c.to_ascii_uppercase() as char).to_string()))
+        .map(|c| {
+            (
+                (c as char).to_string(),
+                (c.to_ascii_uppercase() as char).to_string(),
+            )
+        })
         .collect()
 }
 

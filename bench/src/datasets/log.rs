@@ -167,7 +167,7 @@ pub fn generate() -> Logs {
         "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
     ];
     const CODES: [u16; 6] = [200, 201, 301, 404, 500, 503];
-    let mut rng = Rng::new(0x106_5EED);
+    let mut rng = Rng::new(0x0106_5EED);
     let logs = (0..LOGS)
         .map(|_| Log {
             address: rng.next_u32().to_be_bytes(),
@@ -189,8 +189,14 @@ pub fn generate() -> Logs {
             request: format!(
                 "{} /{}/{}.{} HTTP/1.{}",
                 METHODS[rng.range(0, 4) as usize],
-                rng.ascii(rng.range(2, 10) as usize),
-                rng.ascii(rng.range(4, 16) as usize),
+                {
+                    let n = rng.range(2, 10) as usize;
+                    rng.ascii(n)
+                },
+                {
+                    let n = rng.range(4, 16) as usize;
+                    rng.ascii(n)
+                },
                 ["html", "png", "js", "css"][rng.range(0, 4) as usize],
                 rng.range(0, 2)
             ),

@@ -68,8 +68,8 @@ pub struct Mesh {
 /// Generates the deterministic mesh.
 #[must_use]
 pub fn generate() -> Mesh {
-    let mut rng = Rng::new(0x3E5_4);
-    let mut v = |rng: &mut Rng| [rng.f32(), rng.f32(), rng.f32()];
+    let mut rng = Rng::new(0x3E54);
+    let v = |rng: &mut Rng| [rng.f32(), rng.f32(), rng.f32()];
     let triangles = (0..TRIANGLES)
         .map(|_| Triangle {
             v0: v(&mut rng),

@@ -446,7 +446,12 @@ fn entity(rng: &mut Rng) -> Entity {
         no_gravity: rng.bool(),
         invulnerable: rng.bool(),
         portal_cooldown: rng.range(0, 1000) as i32,
-        uuid: [rng.next_u32(), rng.next_u32(), rng.next_u32(), rng.next_u32()],
+        uuid: [
+            rng.next_u32(),
+            rng.next_u32(),
+            rng.next_u32(),
+            rng.next_u32(),
+        ],
         custom_name: rng.chance(0.5).then(|| rng.ascii(8)),
         custom_name_visible: rng.bool(),
         silent: rng.bool(),
@@ -463,7 +468,7 @@ fn recipes(rng: &mut Rng) -> Vec<String> {
 /// Generates the 500 deterministic players.
 #[must_use]
 pub fn generate() -> Players {
-    let mut rng = Rng::new(0x3C4A_F7);
+    let mut rng = Rng::new(0x003C_4AF7);
     let rng = &mut rng;
     let players = (0..PLAYERS)
         .map(|_| Player {
@@ -501,7 +506,12 @@ pub fn generate() -> Players {
                 .chance(0.5)
                 .then(|| [rng.f64() * 1e4, rng.f64() * 128.0, rng.f64() * 1e4]),
             root_vehicle: rng.chance(0.5).then(|| Vehicle {
-                uuid: [rng.next_u32(), rng.next_u32(), rng.next_u32(), rng.next_u32()],
+                uuid: [
+                    rng.next_u32(),
+                    rng.next_u32(),
+                    rng.next_u32(),
+                    rng.next_u32(),
+                ],
                 entity: entity(rng),
             }),
             shoulder_entity_left: rng.chance(0.5).then(|| entity(rng)),

@@ -309,7 +309,9 @@ fn contact(rng: &mut Rng) -> Contact {
             },
             velocity: rng.next_u32() as i16,
         },
-        turret_angles: (0..rng.range(0, 8)).map(|_| rng.next_u32() as u16).collect(),
+        turret_angles: (0..rng.range(0, 8))
+            .map(|_| rng.next_u32() as u16)
+            .collect(),
     }
 }
 
@@ -326,7 +328,9 @@ pub fn generate() -> Updates {
             terrain_updates: (0..rng.range(0, 2))
                 .map(|_| TerrainUpdate {
                     chunk_id: [rng.next_u32() as i8, rng.next_u32() as i8],
-                    data: (0..rng.range(8, 64)).map(|_| rng.next_u32() as u8).collect(),
+                    data: (0..rng.range(8, 64))
+                        .map(|_| rng.next_u32() as u8)
+                        .collect(),
                 })
                 .collect(),
         })

@@ -161,7 +161,7 @@ pub struct Messages {
 pub fn generate() -> Messages {
     let mut rng = Rng::new(0x9017_6107);
     let kinds = [Kind::Unknown, Kind::Request, Kind::Response, Kind::Event];
-    let mut bytes = |rng: &mut Rng, n: usize| -> Embedded {
+    let bytes = |rng: &mut Rng, n: usize| -> Embedded {
         Embedded {
             payload: (0..n).map(|_| rng.next_u32() as u8).collect(),
         }

@@ -1,7 +1,8 @@
 //! Dataset 7a: typed structs for `twitter.json` (a search API response).
 //! Fields that are always `null` in the document are `Option<String>`.
 //!
-//! msgpacker is absent (no `Box<T>` support for `retweeted_status`) and
+//! bitcode runs through its serde API: its derive cannot express the
+//! recursive `Status`. msgpacker is absent (no `Box<T>` support for `retweeted_status`) and
 //! minicbor is not wired yet (it needs an `#[n(i)]` index on each of the ~100
 //! fields).
 
@@ -16,8 +17,6 @@ use serde::{Deserialize, Serialize};
     Deserialize,
     zerompk::ToMessagePack,
     zerompk::FromMessagePack,
-    bitcode::Encode,
-    bitcode::Decode,
 )]
 #[msgpack(map)]
 // CODEC: #[derive(codec::Codec)]
@@ -72,8 +71,6 @@ pub struct SearchMetadata {
     Deserialize,
     zerompk::ToMessagePack,
     zerompk::FromMessagePack,
-    bitcode::Encode,
-    bitcode::Decode,
 )]
 #[msgpack(map)]
 // CODEC: #[derive(codec::Codec)]
@@ -113,7 +110,7 @@ pub struct Status {
     /// Always null here.
     pub contributors: Option<String>,
     /// The retweeted tweet.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     // CODEC: #[codec(omitempty)]
     pub retweeted_status: Option<Box<Status>>,
     /// Retweets.
@@ -127,7 +124,7 @@ pub struct Status {
     /// Retweeted.
     pub retweeted: bool,
     /// Possibly sensitive.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     // CODEC: #[codec(omitempty)]
     pub possibly_sensitive: Option<bool>,
     /// Language.
@@ -229,7 +226,7 @@ pub struct User {
     /// Image (https).
     pub profile_image_url_https: String,
     /// Banner.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     // CODEC: #[codec(omitempty)]
     pub profile_banner_url: Option<String>,
     /// Colour.
@@ -270,7 +267,7 @@ pub struct User {
 // CODEC: #[derive(codec::Codec)]
 pub struct UserEntities {
     /// URL entity.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     // CODEC: #[codec(omitempty)]
     pub url: Option<UserUrl>,
     /// Description entity.
@@ -345,7 +342,7 @@ pub struct StatusEntities {
     /// Mentions.
     pub user_mentions: Vec<UserMention>,
     /// Media.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     // CODEC: #[codec(omitempty)]
     pub media: Option<Vec<Media>>,
 }
@@ -437,11 +434,11 @@ pub struct Media {
     /// Sizes.
     pub sizes: Sizes,
     /// Source status.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     // CODEC: #[codec(omitempty)]
     pub source_status_id: Option<u64>,
     /// Source status as text.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     // CODEC: #[codec(omitempty)]
     pub source_status_id_str: Option<String>,
 }

@@ -1,0 +1,631 @@
+//! The peers: other Rust libraries, wired to every dataset they can express.
+//!
+//! Each peer is a [`Typed<T>`] constructor generic over the dataset type;
+//! [`register_all`] builds every dataset once and registers each peer that
+//! can express it. Encoders write into the reused [`Scratch::buf`] where the
+//! peer's API allows it:
+//!
+//! | peer | encode | decode |
+//! |---|---|---|
+//! | serde_json | `to_writer` into the cleared buffer | `from_slice` |
+//! | sonic-rs | `to_writer` into the cleared buffer | `from_slice` |
+//! | simd-json | `serde::to_writer` into the cleared buffer | `serde::from_slice` on a copy of the input in a reused buffer (it parses in place) |
+//! | rmp-serde | `encode::write_named` (structs as maps) | `from_slice` |
+//! | zerompk | `write_msgpack` into the cleared buffer (`#[msgpack(map)]`) | `from_msgpack` |
+//! | msgpacker | `Packable::pack` into the cleared buffer (structs positional) | `Unpackable::unpack` |
+//! | ciborium | `into_writer` into the cleared buffer | `from_reader` |
+//! | minicbor | `encode` into the cleared buffer (`#[cbor(map)]`: integer keys) | `decode` |
+//! | cbor4ii | `serde::to_vec` reusing the buffer | `serde::from_slice` |
+//! | bitcode | `Buffer::encode` (a reused `bitcode::Buffer`) | `Buffer::decode` |
+//! | postcard | `to_extend` into the cleared buffer | `from_bytes` |
+//!
+//! CODEC: our five handles get `Typed` constructors here (`codec_msgpack`,
+//! `codec_cbor`, `codec_binc`, `codec_simple`, `codec_json` with `ours: true`,
+//! plus `AnyHandle-<handle>` variants for the run-time path) and are added to
+//! each dataset's list in [`register_all`] (see [`ours`]).
+
+use std::rc::Rc;
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use crate::datasets::{
+    canada, citm, color_group, fxcbor, log, mesh, minecraft, mk48, polyglot, test_struc, twitter,
+};
+use crate::harness::{Family, Registry, Res, Scratch, Typed};
+
+/// Every dataset name, as used in reports and benchmark ids.
+pub const DATASETS: &[&str] = &[
+    "test_struc",
+    "fxcbor_struct",
+    "fxcbor_intkeys",
+    "fxcbor_toarray",
+    "fxcbor_dynmap",
+    "fxcbor_bool",
+    "fxcbor_u64",
+    "fxcbor_i64",
+    "fxcbor_f64",
+    "fxcbor_bytes",
+    "fxcbor_text",
+    "fxcbor_array",
+    "fxcbor_map",
+    "color_group",
+    "polyglot",
+    "log",
+    "mesh",
+    "minecraft_savedata",
+    "mk48",
+    "value",
+    "twitter",
+    "citm_catalog",
+    "canada",
+    "twitter_value",
+    "citm_catalog_value",
+    "canada_value",
+];
+
+fn err(e: impl std::fmt::Display) -> String {
+    e.to_string()
+}
+
+fn encode_into(s: &mut Scratch, f: impl FnOnce(&mut Vec<u8>) -> Res<()>) -> Res<&[u8]> {
+    s.buf.clear();
+    f(&mut s.buf)?;
+    Ok(&s.buf)
+}
+
+// ---- serde peers -------------------------------------------------------
+
+/// serde_json.
+#[must_use]
+pub fn serde_json<T: Serialize + DeserializeOwned>() -> Typed<T> {
+    Typed {
+        name: "serde_json",
+        family: Family::Json,
+        ours: false,
+        encode: |v, s| encode_into(s, |b| serde_json::to_writer(b, v).map_err(err)),
+        decode: |b, _| serde_json::from_slice(b).map_err(err),
+    }
+}
+
+/// sonic-rs.
+#[must_use]
+pub fn sonic_rs<T: Serialize + DeserializeOwned>() -> Typed<T> {
+    Typed {
+        name: "sonic-rs",
+        family: Family::Json,
+        ours: false,
+        encode: |v, s| encode_into(s, |b| sonic_rs::to_writer(b, v).map_err(err)),
+        decode: |b, _| sonic_rs::from_slice(b).map_err(err),
+    }
+}
+
+/// simd-json (serde API).
+#[must_use]
+pub fn simd_json<T: Serialize + DeserializeOwned>() -> Typed<T> {
+    Typed {
+        name: "simd-json",
+        family: Family::Json,
+        ours: false,
+        encode: |v, s| encode_into(s, |b| simd_json::serde::to_writer(b, v).map_err(err)),
+        decode: |b, s| {
+            s.input.clear();
+            s.input.extend_from_slice(b);
+            simd_json::serde::from_slice(&mut s.input).map_err(err)
+        },
+    }
+}
+
+/// rmp-serde, structs as maps (`write_named`), like the other self-describing peers.
+#[must_use]
+pub fn rmp_serde<T: Serialize + DeserializeOwned>() -> Typed<T> {
+    Typed {
+        name: "rmp-serde",
+        family: Family::MsgPack,
+        ours: false,
+        encode: |v, s| encode_into(s, |b| rmp_serde::encode::write_named(b, v).map_err(err)),
+        decode: |b, _| rmp_serde::from_slice(b).map_err(err),
+    }
+}
+
+/// ciborium.
+#[must_use]
+pub fn ciborium<T: Serialize + DeserializeOwned>() -> Typed<T> {
+    Typed {
+        name: "ciborium",
+        family: Family::Cbor,
+        ours: false,
+        encode: |v, s| encode_into(s, |b| ciborium::into_writer(v, b).map_err(err)),
+        decode: |b, _| ciborium::from_reader(b).map_err(err),
+    }
+}
+
+/// cbor4ii (serde API).
+#[must_use]
+pub fn cbor4ii<T: Serialize + DeserializeOwned>() -> Typed<T> {
+    Typed {
+        name: "cbor4ii",
+        family: Family::Cbor,
+        ours: false,
+        encode: |v, s| {
+            let mut buf = std::mem::take(&mut s.buf);
+            buf.clear();
+            s.buf = cbor4ii::serde::to_vec(buf, v).map_err(err)?;
+            Ok(&s.buf)
+        },
+        decode: |b, _| cbor4ii::serde::from_slice(b).map_err(err),
+    }
+}
+
+/// postcard (not self-describing; a reference point).
+#[must_use]
+pub fn postcard<T: Serialize + DeserializeOwned>() -> Typed<T> {
+    Typed {
+        name: "postcard",
+        family: Family::Binary,
+        ours: false,
+        encode: |v, s| {
+            let buf = std::mem::take(&mut s.buf);
+            s.buf = postcard::to_extend(v, {
+                let mut b = buf;
+                b.clear();
+                b
+            })
+            .map_err(err)?;
+            Ok(&s.buf)
+        },
+        decode: |b, _| postcard::from_bytes(b).map_err(err),
+    }
+}
+
+/// bitcode through its serde API (for types its derive cannot express).
+#[must_use]
+pub fn bitcode_serde<T: Serialize + DeserializeOwned>() -> Typed<T> {
+    Typed {
+        name: "bitcode",
+        family: Family::Binary,
+        ours: false,
+        encode: |v, s| {
+            s.buf = bitcode::serialize(v).map_err(err)?;
+            Ok(&s.buf)
+        },
+        decode: |b, _| bitcode::deserialize(b).map_err(err),
+    }
+}
+
+/// The self-describing serde peers (those that can also decode into a `Value`).
+#[must_use]
+pub fn serde_self_describing<T: Serialize + DeserializeOwned>() -> Vec<Typed<T>> {
+    vec![
+        serde_json(),
+        sonic_rs(),
+        simd_json(),
+        rmp_serde(),
+        ciborium(),
+        cbor4ii(),
+    ]
+}
+
+/// Every serde peer.
+#[must_use]
+pub fn serde_all<T: Serialize + DeserializeOwned>() -> Vec<Typed<T>> {
+    let mut v = serde_self_describing();
+    v.push(postcard());
+    v
+}
+
+// ---- derive-based peers ------------------------------------------------
+
+/// zerompk (its own derive; `#[msgpack(map)]` on our types).
+#[must_use]
+pub fn zerompk<T: zerompk::ToMessagePack + for<'a> zerompk::FromMessagePack<'a>>() -> Typed<T> {
+    Typed {
+        name: "zerompk",
+        family: Family::MsgPack,
+        ours: false,
+        encode: |v, s| encode_into(s, |b| zerompk::write_msgpack(b, v).map_err(err)),
+        decode: |b, _| zerompk::from_msgpack(b).map_err(err),
+    }
+}
+
+/// msgpacker (its own derive; structs are positional, without field names).
+#[must_use]
+pub fn msgpacker<T: msgpacker::Packable + msgpacker::Unpackable>() -> Typed<T> {
+    Typed {
+        name: "msgpacker",
+        family: Family::MsgPack,
+        ours: false,
+        encode: |v, s| {
+            encode_into(s, |b| {
+                v.pack(b);
+                Ok(())
+            })
+        },
+        decode: |b, _| T::unpack(b).map_err(err),
+    }
+}
+
+/// minicbor (its own derive; `#[cbor(map)]`: fields keyed by integers).
+#[must_use]
+pub fn minicbor<T: minicbor::Encode<()> + for<'b> minicbor::Decode<'b, ()>>() -> Typed<T> {
+    Typed {
+        name: "minicbor",
+        family: Family::Cbor,
+        ours: false,
+        encode: |v, s| encode_into(s, |b| minicbor::encode(v, b).map_err(err)),
+        decode: |b, _| minicbor::decode(b).map_err(err),
+    }
+}
+
+/// bitcode (its own derive).
+#[must_use]
+pub fn bitcode<T: bitcode::Encode + for<'a> bitcode::Decode<'a>>() -> Typed<T> {
+    Typed {
+        name: "bitcode",
+        family: Family::Binary,
+        ours: false,
+        encode: |v, s| Ok(s.bitcode.encode(v)),
+        decode: |b, s| s.bitcode.decode(b).map_err(err),
+    }
+}
+
+/// Our handles for type `T`.
+///
+/// CODEC: return `codec_msgpack(), codec_cbor(), ...` (and their
+/// `AnyHandle-*` variants) once the core API exists; every dataset below
+/// already appends this list.
+#[must_use]
+pub fn ours<T>() -> Vec<Typed<T>> {
+    Vec::new()
+}
+
+// ---- dynamic values ----------------------------------------------------
+
+/// Registers the `Value` variants of `dataset`: each self-describing peer
+/// decodes its own encoding of `source` into its own dynamic value type.
+fn register_values<T>(reg: &mut Registry, dataset: &str, source: &T)
+where
+    T: Serialize + DeserializeOwned,
+{
+    reg.dynamic(
+        dataset,
+        source,
+        serde_json(),
+        serde_json::<serde_json::Value>(),
+    );
+    reg.dynamic(dataset, source, sonic_rs(), sonic_rs::<sonic_rs::Value>());
+    reg.dynamic(
+        dataset,
+        source,
+        simd_json(),
+        simd_json::<simd_json::OwnedValue>(),
+    );
+    reg.dynamic(dataset, source, rmp_serde(), rmp_serde::<rmpv::Value>());
+    reg.dynamic(dataset, source, ciborium(), ciborium::<ciborium::Value>());
+    reg.dynamic(
+        dataset,
+        source,
+        cbor4ii(),
+        cbor4ii::<cbor4ii::core::Value>(),
+    );
+    for (peer, why) in [
+        (
+            "msgpacker",
+            "no dynamic value type (its serde mode reuses serde_json::Value)",
+        ),
+        ("minicbor", "no owned dynamic value type"),
+        (
+            "zerompk",
+            "zerompk::Value<'a> borrows from the input: not wired yet",
+        ),
+        (
+            "bitcode",
+            "not self-describing: cannot decode without a schema",
+        ),
+        (
+            "postcard",
+            "not self-describing: cannot decode without a schema",
+        ),
+    ] {
+        reg.gap(dataset, peer, why);
+    }
+}
+
+// ---- datasets ----------------------------------------------------------
+
+macro_rules! list {
+    ($($peer:expr),* $(,)?) => {{
+        let mut v = Vec::new();
+        $(v.extend($peer);)*
+        v.extend(ours());
+        v
+    }};
+}
+
+/// Builds every dataset (that the registry's filter wants) and registers
+/// every peer that can express it.
+pub fn register_all(reg: &mut Registry) {
+    if reg.wants_dataset("test_struc") {
+        let v = Rc::new(test_struc::generate());
+        reg.typed(
+            "test_struc",
+            &v,
+            &list![serde_all(), [zerompk(), minicbor(), bitcode_serde()]],
+        );
+        reg.gap(
+            "test_struc",
+            "msgpacker",
+            "no Packable impl for Box<T> (recursive fields)",
+        );
+    }
+    if reg.wants_dataset("value") {
+        register_values(reg, "value", &test_struc::generate());
+    }
+    register_fxcbor(reg);
+    if reg.wants_dataset("color_group") {
+        let v = Rc::new(color_group::generate());
+        reg.typed(
+            "color_group",
+            &v,
+            &list![serde_all(), [zerompk(), msgpacker(), minicbor(), bitcode()]],
+        );
+    }
+    if reg.wants_dataset("polyglot") {
+        let v = Rc::new(polyglot::generate());
+        reg.typed(
+            "polyglot",
+            &v,
+            &list![serde_all(), [zerompk(), msgpacker(), minicbor(), bitcode()]],
+        );
+    }
+    if reg.wants_dataset("log") {
+        let v = Rc::new(log::generate());
+        let encoded = reg.typed(
+            "log",
+            &v,
+            &list![serde_all(), [zerompk(), msgpacker(), minicbor(), bitcode()]],
+        );
+        register_log_borrowed(reg, &v, &encoded);
+    }
+    if reg.wants_dataset("mesh") {
+        let v = Rc::new(mesh::generate());
+        reg.typed(
+            "mesh",
+            &v,
+            &list![serde_all(), [zerompk(), msgpacker(), minicbor(), bitcode()]],
+        );
+    }
+    if reg.wants_dataset("minecraft_savedata") {
+        let v = Rc::new(minecraft::generate());
+        reg.typed(
+            "minecraft_savedata",
+            &v,
+            &list![serde_all(), [zerompk(), msgpacker(), minicbor(), bitcode()]],
+        );
+    }
+    if reg.wants_dataset("mk48") {
+        let v = Rc::new(mk48::generate());
+        reg.typed(
+            "mk48",
+            &v,
+            &list![serde_all(), [zerompk(), msgpacker(), minicbor(), bitcode()]],
+        );
+    }
+    register_documents(reg);
+}
+
+fn register_fxcbor(reg: &mut Registry) {
+    if reg.wants_dataset("fxcbor_struct") {
+        let v = Rc::new(fxcbor::fx_struct());
+        reg.typed(
+            "fxcbor_struct",
+            &v,
+            &list![serde_all(), [zerompk(), msgpacker(), minicbor(), bitcode()]],
+        );
+    }
+    if reg.wants_dataset("fxcbor_intkeys") {
+        let v = Rc::new(fxcbor::fx_int_keys());
+        reg.typed("fxcbor_intkeys", &v, &list![[minicbor()]]);
+        for p in [
+            "serde_json",
+            "sonic-rs",
+            "simd-json",
+            "rmp-serde",
+            "ciborium",
+            "cbor4ii",
+        ] {
+            reg.gap(
+                "fxcbor_intkeys",
+                p,
+                "serde derive has only string field names",
+            );
+        }
+        reg.gap(
+            "fxcbor_intkeys",
+            "zerompk",
+            "map-mode keys are strings only",
+        );
+        reg.gap("fxcbor_intkeys", "msgpacker", "no keys at all (positional)");
+    }
+    if reg.wants_dataset("fxcbor_toarray") {
+        let v = Rc::new(fxcbor::fx_to_array());
+        reg.typed(
+            "fxcbor_toarray",
+            &v,
+            &list![serde_all(), [zerompk(), msgpacker(), minicbor(), bitcode()]],
+        );
+    }
+    if reg.wants_dataset("fxcbor_dynmap") {
+        register_values(reg, "fxcbor_dynmap", &fxcbor::fx_struct());
+    }
+    macro_rules! builtin {
+        ($name:literal, $value:expr, [$($peer:expr),*]) => {
+            if reg.wants_dataset($name) {
+                let v = Rc::new($value);
+                reg.typed($name, &v, &list![serde_all(), [$($peer),*]]);
+            }
+        };
+    }
+    builtin!(
+        "fxcbor_bool",
+        true,
+        [zerompk(), msgpacker(), minicbor(), bitcode()]
+    );
+    builtin!(
+        "fxcbor_u64",
+        u64::MAX,
+        [zerompk(), msgpacker(), minicbor(), bitcode()]
+    );
+    builtin!(
+        "fxcbor_i64",
+        -1000_i64,
+        [zerompk(), msgpacker(), minicbor(), bitcode()]
+    );
+    builtin!(
+        "fxcbor_f64",
+        -4.1_f64,
+        [zerompk(), msgpacker(), minicbor(), bitcode()]
+    );
+    builtin!(
+        "fxcbor_text",
+        fxcbor::TEXT.to_string(),
+        [zerompk(), msgpacker(), minicbor(), bitcode()]
+    );
+    builtin!(
+        "fxcbor_array",
+        fxcbor::slice(),
+        [zerompk(), msgpacker(), minicbor(), bitcode()]
+    );
+    builtin!(
+        "fxcbor_map",
+        fxcbor::mss13(),
+        [zerompk(), msgpacker(), minicbor(), bitcode()]
+    );
+    if reg.wants_dataset("fxcbor_bytes") {
+        let v = Rc::new(serde_bytes::ByteBuf::from(fxcbor::bytes()));
+        reg.typed("fxcbor_bytes", &v, &list![serde_all()]);
+        let v = Rc::new(minicbor::bytes::ByteVec::from(fxcbor::bytes()));
+        reg.typed("fxcbor_bytes", &v, &[minicbor()]);
+        let v = Rc::new(fxcbor::bytes());
+        reg.typed("fxcbor_bytes", &v, &[bitcode()]);
+        reg.gap(
+            "fxcbor_bytes",
+            "zerompk",
+            "a bare Vec<u8> encodes as an array (bin only for derived fields)",
+        );
+        reg.gap(
+            "fxcbor_bytes",
+            "msgpacker",
+            "a bare Vec<u8> encodes as an array (bin only for #[msgpacker(binary)] fields)",
+        );
+    }
+}
+
+fn register_log_borrowed(
+    reg: &mut Registry,
+    owned: &log::Logs,
+    encoded: &[(&'static str, Rc<Vec<u8>>)],
+) {
+    macro_rules! borrowed {
+        ($name:literal, $family:expr, |$b:ident| $decode:expr) => {
+            if let Some((_, bytes)) = encoded.iter().find(|(n, _)| *n == $name) {
+                reg.borrowed(
+                    "log",
+                    ($name, $family, false),
+                    Rc::clone(bytes),
+                    |$b| {
+                        let v: log::LogsBorrowed<'_> = $decode.map_err(err)?;
+                        Ok(v.to_owned_logs() == *owned)
+                    },
+                    |$b| {
+                        let v: log::LogsBorrowed<'_> = $decode.expect("decode");
+                        std::hint::black_box(v);
+                    },
+                );
+            }
+        };
+    }
+    borrowed!("serde_json", Family::Json, |b| serde_json::from_slice(b));
+    borrowed!("sonic-rs", Family::Json, |b| sonic_rs::from_slice(b));
+    borrowed!("rmp-serde", Family::MsgPack, |b| rmp_serde::from_slice(b));
+    borrowed!("zerompk", Family::MsgPack, |b| zerompk::from_msgpack(b));
+    borrowed!("minicbor", Family::Cbor, |b| minicbor::decode(b));
+    borrowed!("cbor4ii", Family::Cbor, |b| cbor4ii::serde::from_slice(b));
+    borrowed!("postcard", Family::Binary, |b| postcard::from_bytes(b));
+    reg.gap("log", "simd-json", "DecodeBorrowed: parses a mutable copy of the input, which the borrowed value cannot outlive");
+    reg.gap(
+        "log",
+        "ciborium",
+        "DecodeBorrowed: reads through io::Read, cannot lend &str",
+    );
+    reg.gap(
+        "log",
+        "msgpacker",
+        "DecodeBorrowed: not wired yet (MsgPackerBorrowed)",
+    );
+    reg.gap("log", "bitcode", "DecodeBorrowed: not wired yet");
+    // CODEC: add our handles' DecodeBorrowed cases here.
+}
+
+fn register_documents(reg: &mut Registry) {
+    if reg.wants_dataset("twitter") {
+        let v: twitter::Twitter =
+            serde_json::from_slice(&crate::datasets::read_document("twitter.json"))
+                .expect("twitter.json");
+        if reg.wants_dataset("twitter_value") {
+            register_values(reg, "twitter_value", &v);
+        }
+        let v = Rc::new(v);
+        reg.typed(
+            "twitter",
+            &v,
+            &list![serde_all(), [zerompk(), bitcode_serde()]],
+        );
+        reg.gap(
+            "twitter",
+            "msgpacker",
+            "no Packable impl for Box<T> (retweeted_status)",
+        );
+        reg.gap(
+            "twitter",
+            "minicbor",
+            "not wired: needs #[n(i)] on ~100 fields",
+        );
+    }
+    if reg.wants_dataset("citm_catalog") {
+        let v: citm::CitmCatalog =
+            serde_json::from_slice(&crate::datasets::read_document("citm_catalog.json"))
+                .expect("citm_catalog.json");
+        if reg.wants_dataset("citm_catalog_value") {
+            register_values(reg, "citm_catalog_value", &v);
+        }
+        let v = Rc::new(v);
+        reg.typed(
+            "citm_catalog",
+            &v,
+            &list![serde_all(), [zerompk(), msgpacker(), minicbor(), bitcode()]],
+        );
+    }
+    if reg.wants_dataset("canada") {
+        let v: canada::Canada =
+            serde_json::from_slice(&crate::datasets::read_document("canada.json"))
+                .expect("canada.json");
+        if reg.wants_dataset("canada_value") {
+            register_values(reg, "canada_value", &v);
+        }
+        let v = Rc::new(v);
+        reg.typed(
+            "canada",
+            &v,
+            &list![serde_all(), [zerompk(), msgpacker(), minicbor(), bitcode()]],
+        );
+    }
+}
+
+/// Convenience: a registry with every dataset that passes `filter`.
+#[must_use]
+pub fn registry(filter: Option<&str>) -> Registry {
+    let mut reg = Registry::new(filter);
+    register_all(&mut reg);
+    reg
+}
