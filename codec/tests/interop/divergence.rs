@@ -70,18 +70,17 @@ pub(crate) fn expect(case: &Case) -> Result<Expect, String> {
             }
         }
         "json" => {
-            if serde_json::from_slice::<serde_json::Value>(&case.hex).is_err() {
-                if let Some(ours) = json_quote_keys(&case.hex) {
-                    if serde_json::from_slice::<serde_json::Value>(&ours).is_ok() {
-                        e.hex = ours.clone();
-                        e.input = ours;
-                        e.dynamic = stringify_keys(&e.dynamic)?;
-                        if case.go_type.contains("interface") {
-                            e.roundtrip = stringify_keys(&e.roundtrip)?;
-                        }
-                        e.rule = Some(Rule::JsonUnquotedMapKeys);
-                    }
+            let valid = |b: &[u8]| serde_json::from_slice::<serde_json::Value>(b).is_ok();
+            if let Some(ours) =
+                json_quote_keys(&case.hex).filter(|ours| !valid(&case.hex) && valid(ours))
+            {
+                e.hex = ours.clone();
+                e.input = ours;
+                e.dynamic = stringify_keys(&e.dynamic)?;
+                if case.go_type.contains("interface") {
+                    e.roundtrip = stringify_keys(&e.roundtrip)?;
                 }
+                e.rule = Some(Rule::JsonUnquotedMapKeys);
             }
         }
         _ => {}

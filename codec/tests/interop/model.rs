@@ -131,6 +131,19 @@ impl Model for f64 {
     }
 }
 
+/// Go's untyped nil (`interface{}` holding nothing), as `Option<()>::None`.
+impl Model for () {
+    fn from_typed(t: &Typed) -> Result<Self, String> {
+        match t {
+            Typed::Nil => Ok(()),
+            other => Err(wrong("nil", other)),
+        }
+    }
+    fn same(&self, _: &Self, _: &Rules) -> Result<(), String> {
+        Ok(())
+    }
+}
+
 impl Model for String {
     fn from_typed(t: &Typed) -> Result<Self, String> {
         match t {

@@ -17,8 +17,12 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 pub(crate) trait Visit {
     /// The case's type: encode, typed decode.
     fn visit<T: Model>(&mut self);
-    /// Another type that must encode to the same bytes (e.g. a `HashMap` for a Go map).
+    /// Another type that must encode to the same bytes.
     fn also_encode<T: Model>(&mut self);
+    /// A type whose maps iterate in arbitrary order (`HashMap`): it must encode to
+    /// the same bytes when the order is fixed (`Canonical`, or no map of more than
+    /// one entry).
+    fn also_encode_unordered<T: Model>(&mut self);
 }
 
 /// What [`dispatch`] found.
@@ -122,7 +126,9 @@ pub(crate) fn dispatch<V: Visit>(go: &str, value: &Typed, v: &mut V) -> Dispatch
         "string" => v.visit::<String>(),
         "[]byte" | "[]uint8" => nilable!(v, value, Vec<u8>),
         "[]int" | "[]int64" => nilable!(v, value, Vec<i64>),
-        "[]uint64" => nilable!(v, value, Vec<u64>),
+        "[]uint64" | "[]uint" => nilable!(v, value, Vec<u64>),
+        "[]int32" => nilable!(v, value, Vec<i32>),
+        "[]uint32" => nilable!(v, value, Vec<u32>),
         "[]string" => nilable!(v, value, Vec<String>),
         "[]float32" => nilable!(v, value, Vec<f32>),
         "[]float64" => nilable!(v, value, Vec<f64>),
@@ -131,36 +137,44 @@ pub(crate) fn dispatch<V: Visit>(go: &str, value: &Typed, v: &mut V) -> Dispatch
         "[]interface {}" => nilable!(v, value, Vec<Value>),
         "map[string]string" => {
             nilable!(v, value, BTreeMap<String, String>);
-            v.also_encode::<Option<HashMap<String, String>>>();
+            v.also_encode_unordered::<Option<HashMap<String, String>>>();
         }
         "map[string]int" => {
             nilable!(v, value, BTreeMap<String, i64>);
-            v.also_encode::<Option<HashMap<String, i64>>>();
+            v.also_encode_unordered::<Option<HashMap<String, i64>>>();
         }
         "map[string]map[string]int" => {
             nilable!(v, value, BTreeMap<String, Option<BTreeMap<String, i64>>>);
-            v.also_encode::<Option<HashMap<String, Option<HashMap<String, i64>>>>>();
+            v.also_encode_unordered::<Option<HashMap<String, Option<HashMap<String, i64>>>>>();
         }
         "map[uint64]bool" => {
             nilable!(v, value, BTreeMap<u64, bool>);
-            v.also_encode::<Option<HashMap<u64, bool>>>();
+            v.also_encode_unordered::<Option<HashMap<u64, bool>>>();
         }
         "map[int]string" => {
             nilable!(v, value, BTreeMap<i64, String>);
-            v.also_encode::<Option<HashMap<i64, String>>>();
+            v.also_encode_unordered::<Option<HashMap<i64, String>>>();
         }
         "map[string][]int" => {
             nilable!(v, value, BTreeMap<String, Option<Vec<i64>>>);
-            v.also_encode::<Option<HashMap<String, Option<Vec<i64>>>>>();
+            v.also_encode_unordered::<Option<HashMap<String, Option<Vec<i64>>>>>();
         }
         "map[string]interface {}" => {
             nilable!(v, value, BTreeMap<String, Value>);
-            v.also_encode::<Option<HashMap<String, Value>>>();
+            v.also_encode_unordered::<Option<HashMap<String, Value>>>();
         }
         "map[interface {}]interface {}" => {
             v.visit::<Value>();
-            v.also_encode::<Option<HashMap<Value, Value>>>();
-            v.also_encode::<Option<BTreeMap<Value, Value>>>();
+            nilable!(v, value, BTreeMap<Value, Value>);
+            v.also_encode_unordered::<Option<HashMap<Value, Value>>>();
+        }
+        "map[string]bool" => {
+            nilable!(v, value, BTreeMap<String, bool>);
+            v.also_encode_unordered::<Option<HashMap<String, bool>>>();
+        }
+        "map[string]float64" => {
+            nilable!(v, value, BTreeMap<String, f64>);
+            v.also_encode_unordered::<Option<HashMap<String, f64>>>();
         }
         "time.Time" => {
             if value.is_nil() {
@@ -171,7 +185,10 @@ pub(crate) fn dispatch<V: Visit>(go: &str, value: &Typed, v: &mut V) -> Dispatch
             }
         }
         "*int" => v.visit::<Option<i64>>(),
-        "interface{} (nil)" | "interface {}" => v.visit::<Value>(),
+        "interface{} (nil)" | "interface {}" => {
+            v.visit::<Value>();
+            v.also_encode::<Option<()>>();
+        }
         _ => {
             if let Some(n) = go
                 .strip_prefix('[')
@@ -327,6 +344,12 @@ impl<H: Handle> Visit for Checks<'_, H> {
                 .push(format!("building the value as {ty}: value{e}")),
         }
     }
+
+    fn also_encode_unordered<T: Model>(&mut self) {
+        if self.case.canonical() || self.case.value.max_map_len() <= 1 {
+            self.also_encode::<T>();
+        }
+    }
 }
 
 /// Results of one handle.
@@ -334,7 +357,7 @@ impl<H: Handle> Visit for Checks<'_, H> {
 pub(crate) struct HandleReport {
     pub(crate) passed: usize,
     pub(crate) failed: Vec<(String, Vec<String>)>,
-    pub(crate) divergences: BTreeMap<Rule, usize>,
+    pub(crate) divergences: BTreeMap<Rule, Vec<String>>,
     /// Struct cases of a shape with no derived model here: checked generically.
     pub(crate) generic_only: usize,
 }
@@ -368,7 +391,11 @@ fn run_case<H: Handle>(
         Err(e) => return vec![format!("expectation: {e}")],
     };
     if let Some(rule) = exp.rule {
-        *report.divergences.entry(rule).or_default() += 1;
+        report
+            .divergences
+            .entry(rule)
+            .or_default()
+            .push(case.id.clone());
     }
     let mut c = Checks {
         case,
@@ -411,8 +438,8 @@ pub(crate) fn run_handle<H: Handle>(
         }));
         let errs = match result {
             Ok((errs, local)) => {
-                for (k, n) in local.divergences {
-                    *report.divergences.entry(k).or_default() += n;
+                for (k, ids) in local.divergences {
+                    report.divergences.entry(k).or_default().extend(ids);
                 }
                 report.generic_only += local.generic_only;
                 errs

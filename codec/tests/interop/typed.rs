@@ -70,6 +70,24 @@ impl Typed {
         }
     }
 
+    /// The largest number of entries of any map inside.
+    pub(crate) fn max_map_len(&self) -> usize {
+        match self {
+            Typed::Map(m) => m
+                .iter()
+                .map(|(k, v)| k.max_map_len().max(v.max_map_len()))
+                .fold(m.len(), usize::max),
+            Typed::Array(a) => a.iter().map(Typed::max_map_len).max().unwrap_or(0),
+            Typed::Struct(s) => s
+                .fields
+                .iter()
+                .map(|(_, v)| v.max_map_len())
+                .max()
+                .unwrap_or(0),
+            _ => 0,
+        }
+    }
+
     /// A one-line description for messages.
     pub(crate) fn short(&self) -> String {
         let s = format!("{self:?}");
@@ -218,7 +236,7 @@ pub(crate) fn parse_case(line: &str) -> Result<Case, (Option<String>, String)> {
 
 pub(crate) fn parse_hex(s: &str) -> Result<Vec<u8>, String> {
     let b = s.as_bytes();
-    if b.len() % 2 != 0 {
+    if !b.len().is_multiple_of(2) {
         return Err(format!("odd number of hex digits ({})", b.len()));
     }
     b.chunks(2)
