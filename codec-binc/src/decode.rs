@@ -6,15 +6,32 @@ use std::collections::HashMap;
 
 /// Reads Binc. One decoder keeps one symbol table for its whole life, so a
 /// stream written by one encoder must be read by one decoder, in order.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct BincDecoder {
     symbols: HashMap<u16, Box<[u8]>>,
+    max_symbols: usize,
+}
+
+impl Default for BincDecoder {
+    fn default() -> Self {
+        BincDecoder {
+            symbols: HashMap::new(),
+            max_symbols: crate::MAX_SYMBOL_IDS,
+        }
+    }
 }
 
 impl BincDecoder {
     /// A driver with an empty symbol table.
     pub fn new() -> Self {
         BincDecoder::default()
+    }
+
+    /// Limits the symbol table to `n` distinct symbols
+    /// (see [`BincHandle::max_symbols`](crate::BincHandle::max_symbols)).
+    pub fn with_max_symbols(mut self, n: usize) -> Self {
+        self.max_symbols = n;
+        self
     }
 
     /// Number of symbols defined so far in the input.
@@ -31,6 +48,7 @@ impl BincDecoder {
         r: &'s mut R,
         scratch: &'s mut Vec<u8>,
     ) -> Result<Reference<'de, 's, [u8]>> {
+        let at = r.offset().saturating_sub(1);
         let id = if bd & 0x08 != 0 {
             u16::from_be_bytes(r.read_array::<2>()?)
         } else {
@@ -43,6 +61,14 @@ impl BincDecoder {
                 2 => u32::from_be_bytes(r.read_array::<4>()?) as u64,
                 _ => u64::from_be_bytes(r.read_array::<8>()?),
             };
+            if self.symbols.len() >= self.max_symbols && !self.symbols.contains_key(&id) {
+                return Err(Error::new(ErrorKind::LengthLimitExceeded {
+                    limit: "max_symbols",
+                    len: self.symbols.len() as u64 + 1,
+                    max: self.max_symbols as u64,
+                })
+                .at(at));
+            }
             let text = r.read_slice(to_usize(len)?, scratch)?;
             self.symbols.insert(id, Box::from(&*text));
             Ok(text)
@@ -67,13 +93,13 @@ impl BincDecoder {
                 0x05 => Num::F(f64::NEG_INFINITY),
                 0x06 => Num::F(0.0),
                 0x08 => Num::Neg(1),
-                _ => return Err(unexpected(bd, expected)),
+                _ => return Err(unexpected_in(r, bd, expected)),
             },
             0x1 if vs < 8 => Num::U(read_be(r, vs as usize + 1)?),
             0x2 if vs < 8 => Num::Neg(read_be(r, vs as usize + 1)?),
             0x3 => Num::F(read_float(r, bd)?),
             0x9 => Num::U(vs as u64 + 1),
-            _ => return Err(unexpected(bd, expected)),
+            _ => return Err(unexpected_in(r, bd, expected)),
         })
     }
 
@@ -245,6 +271,30 @@ fn invalid(bd: u8) -> Error {
     Error::syntax(format!("binc: invalid descriptor 0x{bd:02x}: {what}"))
 }
 
+/// [`unexpected`], naming the tag when the item is an extension (its
+/// descriptor consumed, the tag is peeked without consuming it).
+#[cold]
+fn unexpected_in<'de, R: Read<'de>>(r: &mut R, bd: u8, expected: &'static str) -> Error {
+    // The error points at the descriptor, not past it.
+    let at = r.offset().saturating_sub(1);
+    match ext_tag_after(r, bd) {
+        Some(tag) => Error::type_mismatch(expected, format_args!("extension with tag {tag}")),
+        None => unexpected(bd, expected),
+    }
+    .at(at)
+}
+
+/// The tag of an extension whose descriptor `bd` was just consumed.
+#[cold]
+fn ext_tag_after<'de, R: Read<'de>>(r: &mut R, bd: u8) -> Option<u8> {
+    let skip = match bd >> 4 {
+        0xF if bd & 0x0F >= 4 => 0,
+        0xF => 1usize << (bd & 0x03),
+        _ => return None,
+    };
+    r.peek_bytes(skip + 1).ok()?.get(skip).copied()
+}
+
 #[cold]
 fn unexpected(bd: u8, expected: &'static str) -> Error {
     match kind_of(bd) {
@@ -265,13 +315,19 @@ fn check_count<'de, R: Read<'de>>(r: &R, n: u64, min_size: u64) -> Result<usize>
     if let Some(rem) = r.remaining_hint()
         && n.saturating_mul(min_size) > rem as u64
     {
-        return Err(Error::eof());
+        // The input ends before the items could: say where it ends.
+        return Err(Error::eof().at(r.offset() + rem as u64));
     }
     to_usize(n)
 }
 
 impl DecodeFormat for BincDecoder {
     const NAME: &'static str = "binc";
+
+    /// A fresh symbol table: extension contents are encoded on their own.
+    fn side(&self) -> Option<Self> {
+        Some(BincDecoder::default())
+    }
 
     #[inline]
     fn peek_kind<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<Kind> {
@@ -292,7 +348,7 @@ impl DecodeFormat for BincDecoder {
         match r.read_u8()? {
             0x00 | 0x01 => Ok(false),
             0x02 => Ok(true),
-            bd => Err(unexpected(bd, "bool")),
+            bd => Err(unexpected_in(r, bd, "bool")),
         }
     }
 
@@ -375,7 +431,7 @@ impl DecodeFormat for BincDecoder {
     fn array_begin<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<Seq> {
         let bd = r.read_u8()?;
         if bd >> 4 != 0x6 {
-            return Err(unexpected(bd, "array"));
+            return Err(unexpected_in(r, bd, "array"));
         }
         let n = read_len(r, bd & 0x0F)?;
         Ok(Seq::definite(check_count(r, n, 1)?))
@@ -390,7 +446,7 @@ impl DecodeFormat for BincDecoder {
     fn map_begin<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<Seq> {
         let bd = r.read_u8()?;
         if bd >> 4 != 0x7 {
-            return Err(unexpected(bd, "map"));
+            return Err(unexpected_in(r, bd, "map"));
         }
         let n = read_len(r, bd & 0x0F)?;
         Ok(Seq::definite(check_count(r, n, 2)?))
@@ -407,7 +463,7 @@ impl DecodeFormat for BincDecoder {
             return Ok(go_zero_time());
         }
         if bd >> 4 != 0x8 {
-            return Err(unexpected(bd, "timestamp"));
+            return Err(unexpected_in(r, bd, "timestamp"));
         }
         let p = (bd & 0x0F) as usize;
         if p == 0 {
@@ -424,7 +480,7 @@ impl DecodeFormat for BincDecoder {
     ) -> Result<(u64, Reference<'de, 's, [u8]>)> {
         let bd = r.read_u8()?;
         if bd >> 4 != 0xF {
-            return Err(unexpected(bd, "extension"));
+            return Err(unexpected_in(r, bd, "extension"));
         }
         let n = to_usize(read_len(r, bd & 0x0F)?)?;
         let tag = r.read_u8()?;
@@ -458,7 +514,7 @@ impl BincDecoder {
             }
             0xB => self.read_symbol(bd, r, scratch),
             _ if bd == 0x00 => Ok(Reference::Copied(&[])),
-            _ => Err(unexpected(bd, expected)),
+            _ => Err(unexpected_in(r, bd, expected)),
         }
     }
 }

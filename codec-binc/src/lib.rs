@@ -133,13 +133,32 @@ use codec_core::{Handle, Options, Result, Time, Write};
 /// let h = BincHandle::default().canonical(true).as_symbols(true);
 /// assert!(h.options.encode.canonical && h.as_symbols);
 /// ```
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct BincHandle {
     /// Options shared by every handle (canonical order, limits, ...).
     pub options: Options,
     /// Write string map keys and struct field names of two bytes or more as
     /// symbols (ugorji's `AsSymbols = 1`). Default `false`.
     pub as_symbols: bool,
+    /// Most distinct symbols one decoder accepts in its table; defining one
+    /// more is a `LengthLimitExceeded` error naming `max_symbols`. Default
+    /// [`MAX_SYMBOL_IDS`] (every id Binc can address; ugorji has no limit).
+    /// The table holds copies of the symbol texts, so its memory is bounded
+    /// by the input read, plus about 48 bytes per symbol.
+    pub max_symbols: usize,
+}
+
+/// The number of distinct symbol ids Binc can address (ids are 16 bits).
+pub const MAX_SYMBOL_IDS: usize = 1 << 16;
+
+impl Default for BincHandle {
+    fn default() -> Self {
+        BincHandle {
+            options: Options::default(),
+            as_symbols: false,
+            max_symbols: MAX_SYMBOL_IDS,
+        }
+    }
 }
 
 impl BincHandle {
@@ -165,6 +184,12 @@ impl BincHandle {
         self.as_symbols = on;
         self
     }
+
+    /// Sets [`BincHandle::max_symbols`].
+    pub fn max_symbols(mut self, n: usize) -> Self {
+        self.max_symbols = n;
+        self
+    }
 }
 
 impl Handle for BincHandle {
@@ -180,7 +205,7 @@ impl Handle for BincHandle {
     }
 
     fn dec_format(&self) -> BincDecoder {
-        BincDecoder::new()
+        BincDecoder::new().with_max_symbols(self.max_symbols)
     }
 }
 

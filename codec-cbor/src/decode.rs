@@ -539,6 +539,11 @@ fn bad_simple(n: u8) -> Error {
 
 impl DecodeFormat for CborDecoder {
     const NAME: &'static str = "cbor";
+    const EXT_STYLE: codec_core::ExtStyle = codec_core::ExtStyle::Tagged;
+
+    fn side(&self) -> Option<Self> {
+        Some(self.clone())
+    }
 
     fn peek_kind<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<Kind> {
         loop {
@@ -547,10 +552,16 @@ impl DecodeFormat for CborDecoder {
                 0 => Kind::Uint,
                 1 if ib == 0x3b => {
                     // Below i64::MIN when the top bit of the argument is set.
-                    match r.peek_bytes(2)?.get(1) {
+                    let ahead = r.peek_bytes(2)?;
+                    match ahead.get(1) {
                         Some(b) if b & 0x80 != 0 => Kind::BigInt,
                         Some(_) => Kind::Int,
-                        None => return Err(Error::eof()),
+                        None => {
+                            // The input ends after the bytes looked at.
+                            let looked = ahead.len() as u64;
+                            let end = r.offset() + looked;
+                            return Err(Error::eof().at(end));
+                        }
                     }
                 }
                 1 => Kind::Int,

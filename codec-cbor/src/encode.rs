@@ -162,6 +162,8 @@ impl CborEncoder {
 
 impl EncodeFormat for CborEncoder {
     const NAME: &'static str = "cbor";
+    /// A value-carrying extension is the tag followed by the value (as ugorji writes it).
+    const EXT_STYLE: codec_core::ExtStyle = codec_core::ExtStyle::Tagged;
 
     #[inline]
     fn write_nil<W: Write>(&mut self, w: &mut W) -> Result<()> {

@@ -105,6 +105,8 @@ impl ValueBuilder {
 
 impl EncodeFormat for ValueBuilder {
     const NAME: &'static str = "value";
+    /// A value-carrying extension becomes `Value::Tagged(tag, value)`.
+    const EXT_STYLE: crate::ExtStyle = crate::ExtStyle::Tagged;
 
     fn write_nil<W: Write>(&mut self, _: &mut W) -> Result<()> {
         self.push(Value::Nil)
@@ -273,6 +275,7 @@ impl<'v> ValueWalker<'v> {
 
 impl DecodeFormat for ValueWalker<'_> {
     const NAME: &'static str = "value";
+    const EXT_STYLE: crate::ExtStyle = crate::ExtStyle::Tagged;
 
     fn peek_kind<'de, R: Read<'de>>(&mut self, _: &mut R) -> Result<Kind> {
         self.kind()

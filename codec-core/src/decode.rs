@@ -27,6 +27,26 @@ pub trait Decode<'de>: Sized {
     /// Reads a `Self` from `d`.
     fn decode<R: Read<'de>, F: DecodeFormat>(d: &mut Decoder<'de, R, F>) -> Result<Self>;
 
+    /// Reads a value into an existing `self`, reusing what it can (ugorji
+    /// decodes into a non-nil pointer the same way).
+    ///
+    /// The default replaces `self` with [`Decode::decode`]. `String`, `Vec`,
+    /// `VecDeque` and the maps keep their allocations, `Option` and `Box`
+    /// decode into their content, and derived structs decode field by field:
+    /// fields absent from the input keep their current values. Existing map
+    /// values are decoded into (merged) unless
+    /// [`DecodeOptions::map_value_reset`](crate::DecodeOptions::map_value_reset);
+    /// a [`Value`](crate::Value) is merged into unless
+    /// [`DecodeOptions::interface_reset`](crate::DecodeOptions::interface_reset).
+    #[inline]
+    fn decode_into<R: Read<'de>, F: DecodeFormat>(
+        &mut self,
+        d: &mut Decoder<'de, R, F>,
+    ) -> Result<()> {
+        *self = Self::decode(d)?;
+        Ok(())
+    }
+
     /// The value a struct field of this type takes when its key is absent:
     /// `Some(None)` for `Option`, `None` (a missing-field error) otherwise.
     #[inline]
@@ -39,6 +59,17 @@ pub trait Decode<'de>: Sized {
     #[inline]
     fn decode_vec<R: Read<'de>, F: DecodeFormat>(d: &mut Decoder<'de, R, F>) -> Result<Vec<Self>> {
         d.decode_array_vec()
+    }
+
+    /// Reads into an existing `Vec<Self>`, reusing its allocation and its
+    /// items. The default reads an array; `u8` reads a byte string.
+    #[doc(hidden)]
+    #[inline]
+    fn decode_vec_into<R: Read<'de>, F: DecodeFormat>(
+        v: &mut Vec<Self>,
+        d: &mut Decoder<'de, R, F>,
+    ) -> Result<()> {
+        d.decode_array_into_vec(v)
     }
 
     /// Reads a `[Self; N]`. The default reads an array of exactly `N` items.
@@ -102,15 +133,40 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
         }
     }
 
-    /// Decodes one value.
+    /// Points the decoder at a new reader, keeping its driver's settings and
+    /// its scratch buffer (ugorji's `Reset` / `ResetBytes`); returns the old reader.
+    pub fn reset(&mut self, r: R) -> R {
+        match self.f.side() {
+            Some(fresh) => self.f = fresh,
+            None => self.f.reset(),
+        }
+        self.depth = 0;
+        std::mem::replace(&mut self.r, r)
+    }
+
+    /// Current nesting depth (arrays, maps, tags, extensions entered).
+    #[inline]
+    pub fn depth(&self) -> u32 {
+        self.depth
+    }
+
+    /// Decodes one value into `target`, reusing its allocations where the
+    /// type can ([`Decode::decode_into`]).
+    #[inline]
+    pub fn decode_into<T: Decode<'de>>(&mut self, target: &mut T) -> Result<()> {
+        target.decode_into(self)
+    }
+
+    /// Decodes one value. An error that no inner step located (a missing
+    /// struct field, a custom error) gets the offset where decoding stopped.
     #[inline]
     pub fn decode<T: Decode<'de>>(&mut self) -> Result<T> {
-        T::decode(self)
+        T::decode(self).map_err(|e| self.at(e))
     }
 
     /// Decodes one value and requires the input to end right after it.
     pub fn decode_exact<T: Decode<'de>>(&mut self) -> Result<T> {
-        let v = T::decode(self)?;
+        let v = self.decode::<T>()?;
         self.finish()?;
         Ok(v)
     }
@@ -173,6 +229,39 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
         e.at(self.r.offset())
     }
 
+    /// Adds the offset to an error of the driver; a type mismatch on an
+    /// extension also names the extension's tag (consuming it: decoding has failed).
+    #[cold]
+    fn fail(&mut self, e: Error) -> Error {
+        let e = self.at(e);
+        match e.kind() {
+            ErrorKind::TypeMismatch { expected, found } if found == Kind::Ext.name() => {
+                let expected = *expected;
+                self.mismatch(Kind::Ext, expected)
+                    .at(e.offset().unwrap_or(0))
+            }
+            _ => e,
+        }
+    }
+
+    /// The error for a next item of `kind` that the target (`expected`) cannot
+    /// be built from, at the current offset. For an extension it names the
+    /// tag (reading the extension: call it only to fail).
+    #[cold]
+    pub fn mismatch(&mut self, kind: Kind, expected: &'static str) -> Error {
+        let off = self.r.offset();
+        if kind == Kind::Ext
+            && let Ok((tag, data)) = self.f.read_ext(&mut self.r, &mut self.scratch)
+        {
+            return Error::type_mismatch(
+                expected,
+                format_args!("extension with tag {tag} ({} bytes)", data.len()),
+            )
+            .at(off);
+        }
+        kind.mismatch(expected).at(off)
+    }
+
     /// What kind of item comes next.
     #[inline]
     pub fn peek_kind(&mut self) -> Result<Kind> {
@@ -198,37 +287,44 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
     /// Reads a bool.
     #[inline]
     pub fn decode_bool(&mut self) -> Result<bool> {
-        self.f.read_bool(&mut self.r).map_err(|e| self.at(e))
+        let res = self.f.read_bool(&mut self.r);
+        res.map_err(|e| self.fail(e))
     }
     /// Reads an integer as `i64`.
     #[inline]
     pub fn decode_i64(&mut self) -> Result<i64> {
-        self.f.read_i64(&mut self.r).map_err(|e| self.at(e))
+        let res = self.f.read_i64(&mut self.r);
+        res.map_err(|e| self.fail(e))
     }
     /// Reads an integer as `u64`.
     #[inline]
     pub fn decode_u64(&mut self) -> Result<u64> {
-        self.f.read_u64(&mut self.r).map_err(|e| self.at(e))
+        let res = self.f.read_u64(&mut self.r);
+        res.map_err(|e| self.fail(e))
     }
     /// Reads an integer as `i128`.
     #[inline]
     pub fn decode_i128(&mut self) -> Result<i128> {
-        self.f.read_i128(&mut self.r).map_err(|e| self.at(e))
+        let res = self.f.read_i128(&mut self.r);
+        res.map_err(|e| self.fail(e))
     }
     /// Reads an integer as `u128`.
     #[inline]
     pub fn decode_u128(&mut self) -> Result<u128> {
-        self.f.read_u128(&mut self.r).map_err(|e| self.at(e))
+        let res = self.f.read_u128(&mut self.r);
+        res.map_err(|e| self.fail(e))
     }
     /// Reads a number as `f32`.
     #[inline]
     pub fn decode_f32(&mut self) -> Result<f32> {
-        self.f.read_f32(&mut self.r).map_err(|e| self.at(e))
+        let res = self.f.read_f32(&mut self.r);
+        res.map_err(|e| self.fail(e))
     }
     /// Reads a number as `f64`.
     #[inline]
     pub fn decode_f64(&mut self) -> Result<f64> {
-        self.f.read_f64(&mut self.r).map_err(|e| self.at(e))
+        let res = self.f.read_f64(&mut self.r);
+        res.map_err(|e| self.fail(e))
     }
 
     /// Reads a text string, borrowed from the input when possible.
@@ -273,11 +369,17 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
     }
 
     /// Reads an extension: its tag and data.
+    /// Its data counts as a byte string for `max_str_len`.
     pub fn decode_ext(&mut self) -> Result<(u64, Reference<'de, '_, [u8]>)> {
         let off = self.r.offset();
-        self.f
+        let (tag, data) = self
+            .f
             .read_ext(&mut self.r, &mut self.scratch)
-            .map_err(|e| e.at(off))
+            .map_err(|e| e.at(off))?;
+        if data.len() > self.opts.max_str_len {
+            return Err(limit("max_str_len", data.len(), self.opts.max_str_len).at(off));
+        }
+        Ok((tag, data))
     }
 
     /// Reads a tag number (CBOR); the tagged item follows.
@@ -301,11 +403,13 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
         Ok(())
     }
 
+    /// Refuses a declared length past `max_len`, pointing at the header that
+    /// starts at `header`.
     #[inline]
-    fn check_len(&self, seq: &Seq) -> Result<()> {
+    fn check_len(&self, seq: &Seq, header: u64) -> Result<()> {
         match seq.len {
             Some(n) if n > self.opts.max_len => {
-                Err(self.at(limit("max_len", n, self.opts.max_len)))
+                Err(limit("max_len", n, self.opts.max_len).at(header))
             }
             _ => Ok(()),
         }
@@ -316,8 +420,10 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
     #[inline]
     pub fn array_begin(&mut self) -> Result<Seq> {
         self.enter()?;
-        let seq = self.f.array_begin(&mut self.r).map_err(|e| self.at(e))?;
-        self.check_len(&seq)?;
+        let header = self.r.offset();
+        let seq = self.f.array_begin(&mut self.r);
+        let seq = seq.map_err(|e| self.fail(e))?;
+        self.check_len(&seq, header)?;
         Ok(seq)
     }
 
@@ -357,8 +463,10 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
     #[inline]
     pub fn map_begin(&mut self) -> Result<Seq> {
         self.enter()?;
-        let seq = self.f.map_begin(&mut self.r).map_err(|e| self.at(e))?;
-        self.check_len(&seq)?;
+        let header = self.r.offset();
+        let seq = self.f.map_begin(&mut self.r);
+        let seq = seq.map_err(|e| self.fail(e))?;
+        self.check_len(&seq, header)?;
         Ok(seq)
     }
 
@@ -422,7 +530,13 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
     pub fn capture_raw(&mut self) -> Result<Reference<'de, '_, [u8]>> {
         self.r.start_capture();
         self.skip()?;
-        Ok(self.r.end_capture(&mut self.scratch))
+        let captured = self.r.end_capture(&mut self.scratch);
+        // What precedes the item (JSON whitespace and separators) is not part of it.
+        let n = self.f.capture_prefix_len(&captured);
+        Ok(match captured {
+            Reference::Borrowed(b) => Reference::Borrowed(b.get(n..).unwrap_or_default()),
+            Reference::Copied(c) => Reference::Copied(c.get(n..).unwrap_or_default()),
+        })
     }
 
     /// How many elements of `size` bytes to reserve for a declared length:
@@ -449,6 +563,34 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
         }
         self.array_end(seq)?;
         Ok(out)
+    }
+
+    /// Reads an array into an existing `Vec`: the items it already has are
+    /// decoded into ([`Decode::decode_into`]), more are pushed, the rest dropped.
+    pub fn decode_array_into_vec<T: Decode<'de>>(&mut self, out: &mut Vec<T>) -> Result<()> {
+        if self.try_decode_nil()? {
+            out.clear();
+            return Ok(());
+        }
+        let mut seq = self.array_begin()?;
+        let mut n = 0;
+        while self.array_next(&mut seq)? {
+            let i = seq.index - 1;
+            match out.get_mut(n) {
+                Some(slot) => slot.decode_into(self).map_err(|e| e.in_index(i))?,
+                None => {
+                    if n == out.len() && out.capacity() == out.len() {
+                        out.reserve(
+                            self.prealloc(seq.len.map(|l| l - n), std::mem::size_of::<T>()),
+                        );
+                    }
+                    out.push(T::decode(self).map_err(|e| e.in_index(i))?);
+                }
+            }
+            n += 1;
+        }
+        out.truncate(n);
+        self.array_end(seq)
     }
 
     /// Reads an array that must have `n` items into a `Vec` (for arrays and

@@ -345,3 +345,36 @@ impl IntKey {
         }
     }
 }
+
+/// The derived encoding of a `#[codec(ext = N)]` type, written as the content
+/// of its extension.
+pub trait ExtBody {
+    /// Writes the type's own (derived) encoding.
+    fn encode_body<W: Write, F: EncodeFormat>(&self, e: &mut Encoder<W, F>) -> Result<()>;
+}
+
+/// The decoding half of [`ExtBody`].
+pub trait ExtBodyDecode<'de>: Sized {
+    /// Reads the type's own (derived) encoding.
+    fn decode_body<R: Read<'de>, F: DecodeFormat>(d: &mut Decoder<'de, R, F>) -> Result<Self>;
+}
+
+/// Encodes a `#[codec(ext = N)]` value's body (the extension's content).
+pub struct ExtBodyRef<'a, T: ?Sized>(pub &'a T);
+
+impl<T: ExtBody + ?Sized> Encode for ExtBodyRef<'_, T> {
+    #[inline]
+    fn encode<W: Write, F: EncodeFormat>(&self, e: &mut Encoder<W, F>) -> Result<()> {
+        self.0.encode_body(e)
+    }
+}
+
+/// Decodes a `#[codec(ext = N)]` value's body (the extension's content).
+pub struct ExtBodyOwned<T>(pub T);
+
+impl<'de, T: ExtBodyDecode<'de>> Decode<'de> for ExtBodyOwned<T> {
+    #[inline]
+    fn decode<R: Read<'de>, F: DecodeFormat>(d: &mut Decoder<'de, R, F>) -> Result<Self> {
+        T::decode_body(d).map(ExtBodyOwned)
+    }
+}

@@ -96,12 +96,37 @@ pub struct Encoder<W: Write, F: EncodeFormat> {
     w: W,
     f: F,
     opts: EncodeOptions,
+    /// Reused for extension contents encoded on the side.
+    side_buf: Vec<u8>,
 }
 
 impl<W: Write, F: EncodeFormat> Encoder<W, F> {
     /// An encoder writing to `w` with format driver `f`.
     pub fn new(w: W, f: F, opts: EncodeOptions) -> Self {
-        Encoder { w, f, opts }
+        Encoder {
+            w,
+            f,
+            opts,
+            side_buf: Vec::new(),
+        }
+    }
+
+    /// Points the encoder at a new writer, keeping its driver's settings and
+    /// its internal buffers (ugorji's `Reset`); returns the old writer.
+    ///
+    /// The driver's per-stream state (binc symbols, JSON separators) starts
+    /// afresh, as for a new encoder.
+    pub fn reset(&mut self, w: W) -> W {
+        self.f = self.f.side();
+        std::mem::replace(&mut self.w, w)
+    }
+
+    pub(crate) fn take_side_buf(&mut self) -> Vec<u8> {
+        std::mem::take(&mut self.side_buf)
+    }
+
+    pub(crate) fn put_side_buf(&mut self, buf: Vec<u8>) {
+        self.side_buf = buf;
     }
 
     /// Encodes one value.

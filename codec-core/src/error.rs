@@ -195,6 +195,16 @@ impl Error {
         self
     }
 
+    /// In a type mismatch, names the target type the caller decodes (a `u32`
+    /// read through `decode_u64` reports `expected u32`). Other kinds are unchanged.
+    #[cold]
+    pub(crate) fn expecting(mut self, target: &'static str) -> Self {
+        if let ErrorKind::TypeMismatch { expected, .. } = &mut self.0.kind {
+            *expected = target;
+        }
+        self
+    }
+
     /// Adds an outer path segment (called while the error travels outwards).
     #[cold]
     pub fn within(mut self, seg: PathSegment) -> Self {

@@ -86,6 +86,22 @@ impl fmt::Display for Kind {
     }
 }
 
+/// How a format carries an extension whose content is itself a value
+/// ([`InterfaceExt`](crate::InterfaceExt), `#[codec(ext = N)]`), each the
+/// format's native way, as ugorji writes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ExtStyle {
+    /// An extension item (tag + opaque bytes) whose bytes are the value
+    /// encoded on its own in the same format: msgpack ext, binc and simple
+    /// custom extensions.
+    Ext,
+    /// A tag number followed by the value itself: CBOR tags.
+    Tagged,
+    /// The value alone, without its tag: JSON (ugorji writes the converted value).
+    Transparent,
+}
+
 /// Progress through one array or map while decoding.
 ///
 /// `len` is the declared length, or `None` for delimited containers (JSON,
@@ -137,6 +153,10 @@ impl Seq {
 pub trait EncodeFormat: Sized {
     /// The format's name: `"msgpack"`, `"cbor"`, `"binc"`, `"simple"` or `"json"`.
     const NAME: &'static str;
+
+    /// How this format writes an extension whose content is a value. Defaults to
+    /// [`ExtStyle::Ext`].
+    const EXT_STYLE: ExtStyle = ExtStyle::Ext;
 
     /// Writes nil / null.
     fn write_nil<W: Write>(&mut self, w: &mut W) -> Result<()>;
@@ -274,6 +294,19 @@ pub trait DecodeFormat: Sized {
     /// The format's name.
     const NAME: &'static str;
 
+    /// How this format reads an extension whose content is a value; must
+    /// match the encoding half. Defaults to [`ExtStyle::Ext`].
+    const EXT_STYLE: ExtStyle = ExtStyle::Ext;
+
+    /// A fresh driver with the same options and no per-stream state (no binc
+    /// symbols), used to decode the content of an [`ExtStyle::Ext`] extension
+    /// on its own. `None` (the default) when the format cannot; decoding such
+    /// an extension then fails.
+    #[inline]
+    fn side(&self) -> Option<Self> {
+        None
+    }
+
     /// What the next item is. Does not consume it (it may consume a
     /// prefix that the next `read_*` does not need again, such as CBOR tag 55799).
     fn peek_kind<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<Kind>;
@@ -370,6 +403,15 @@ pub trait DecodeFormat: Sized {
     fn end_of_value<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<()> {
         let _ = r;
         Ok(())
+    }
+
+    /// How many leading bytes of a captured item ([`Decoder::capture_raw`](crate::Decoder::capture_raw))
+    /// are separators rather than part of the item (JSON whitespace, `,` and `:`).
+    /// Defaults to 0.
+    #[inline]
+    fn capture_prefix_len(&self, captured: &[u8]) -> usize {
+        let _ = captured;
+        0
     }
 
     /// Called when a new top-level value starts in a stream (resets per-value state).

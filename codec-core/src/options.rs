@@ -29,7 +29,8 @@ pub struct DecodeOptions {
     /// Largest number of elements or entries one collection may have.
     /// Default `usize::MAX` (bounded in practice by the input size).
     pub max_len: usize,
-    /// Longest text or byte string, in bytes. Default `usize::MAX`.
+    /// Longest text or byte string (or extension payload), in bytes.
+    /// Default `usize::MAX`.
     pub max_str_len: usize,
     /// A struct map key with no matching field is an error instead of being
     /// skipped. ugorji's `ErrorIfNoField`.
@@ -41,6 +42,41 @@ pub struct DecodeOptions {
     /// Into [`Value`](crate::Value), unsigned integers become signed when they
     /// fit. ugorji's `SignedInteger`.
     pub signed_integer: bool,
+    /// With [`Decode::decode_into`](crate::Decode::decode_into) on a map, a key
+    /// already present gets a freshly decoded value instead of the input being
+    /// decoded into its existing value. ugorji's `MapValueReset`.
+    pub map_value_reset: bool,
+    /// With [`Decode::decode_into`](crate::Decode::decode_into) on a
+    /// [`Value`](crate::Value), the value is replaced by a fresh one instead of
+    /// being merged into (maps by key, arrays item by item, strings and bytes
+    /// reusing their buffers). ugorji's `InterfaceReset`.
+    pub interface_reset: bool,
+    /// With [`Decode::decode_into`](crate::Decode::decode_into) on a map, a nil
+    /// value removes the key. ugorji's `DeleteOnNilMapValue`.
+    pub delete_on_nil_map_value: bool,
+    /// How maps decode into [`Value`](crate::Value) (ugorji's `MapType` for
+    /// `interface{}` targets).
+    pub value_maps: ValueMaps,
+    /// Into [`Value`](crate::Value), every integer becomes a float. Meant for
+    /// JSON, whose numbers carry no type. ugorji's `PreferFloat`.
+    pub prefer_float: bool,
+}
+
+/// How a map decodes into [`Value::Map`](crate::Value::Map).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ValueMaps {
+    /// Every entry in document order, repeated keys included (the default:
+    /// nothing is lost, and the map re-encodes byte for byte).
+    #[default]
+    Ordered,
+    /// Document order of first appearance; a repeated key's later value
+    /// replaces the earlier one (what a Go map gives ugorji).
+    LastWins,
+    /// Like `LastWins`, then sorted by key (`Value`'s order): a sorted map.
+    Sorted,
+    /// A repeated key is an error naming it.
+    RejectDuplicates,
 }
 
 impl Default for DecodeOptions {
@@ -53,6 +89,11 @@ impl Default for DecodeOptions {
             error_on_unknown_field: false,
             error_on_array_overflow: false,
             signed_integer: false,
+            map_value_reset: false,
+            interface_reset: false,
+            delete_on_nil_map_value: false,
+            value_maps: ValueMaps::Ordered,
+            prefer_float: false,
         }
     }
 }
@@ -119,6 +160,36 @@ impl Options {
     /// Sets [`DecodeOptions::error_on_array_overflow`].
     pub fn error_on_array_overflow(mut self, on: bool) -> Self {
         self.decode.error_on_array_overflow = on;
+        self
+    }
+
+    /// Sets [`DecodeOptions::map_value_reset`].
+    pub fn map_value_reset(mut self, on: bool) -> Self {
+        self.decode.map_value_reset = on;
+        self
+    }
+
+    /// Sets [`DecodeOptions::interface_reset`].
+    pub fn interface_reset(mut self, on: bool) -> Self {
+        self.decode.interface_reset = on;
+        self
+    }
+
+    /// Sets [`DecodeOptions::delete_on_nil_map_value`].
+    pub fn delete_on_nil_map_value(mut self, on: bool) -> Self {
+        self.decode.delete_on_nil_map_value = on;
+        self
+    }
+
+    /// Sets [`DecodeOptions::value_maps`].
+    pub fn value_maps(mut self, mode: ValueMaps) -> Self {
+        self.decode.value_maps = mode;
+        self
+    }
+
+    /// Sets [`DecodeOptions::prefer_float`].
+    pub fn prefer_float(mut self, on: bool) -> Self {
+        self.decode.prefer_float = on;
         self
     }
 

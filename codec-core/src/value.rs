@@ -2,6 +2,7 @@
 //! (ugorji decodes into `interface{}`).
 
 use crate::encode::CanonicalKey;
+use crate::options::ValueMaps;
 use crate::{
     Decode, DecodeFormat, Decoder, Encode, EncodeFormat, Encoder, Kind, Read, Result, Time, Write,
 };
@@ -352,6 +353,7 @@ impl<'de> Decode<'de> for Value {
                 Value::Nil
             }
             Kind::Bool => Value::Bool(d.decode_bool()?),
+            Kind::Int | Kind::Uint if d.options().prefer_float => Value::F64(d.decode_f64()?),
             Kind::Int => Value::Int(d.decode_i64()?),
             Kind::Uint => {
                 let v = d.decode_u64()?;
@@ -370,11 +372,22 @@ impl<'de> Decode<'de> for Value {
                 let mut m = Vec::new();
                 let at = d.offset();
                 d.decode_map_entries(|k, v| m.push((k, v)))?;
-                if m.len() > 1 && d.format_mut().reject_duplicate_keys() {
+                let mode = d.options().value_maps;
+                let reject =
+                    mode == ValueMaps::RejectDuplicates || d.format_mut().reject_duplicate_keys();
+                if m.len() > 1 && reject {
                     let mut seen = std::collections::HashSet::with_capacity(m.len());
                     if let Some((k, _)) = m.iter().find(|(k, _)| !seen.insert(k)) {
                         return Err(crate::Error::syntax(format!("duplicate map key {k}")).at(at));
                     }
+                }
+                match mode {
+                    ValueMaps::LastWins => dedup_last_wins(&mut m),
+                    ValueMaps::Sorted => {
+                        dedup_last_wins(&mut m);
+                        m.sort_by(|a, b| a.0.cmp(&b.0));
+                    }
+                    _ => {}
                 }
                 Value::Map(m)
             }
@@ -398,6 +411,66 @@ impl<'de> Decode<'de> for Value {
     fn missing() -> Option<Self> {
         Some(Value::Nil)
     }
+
+    /// Merges into the existing value when the input has the same kind (ugorji's
+    /// default; `interface_reset` always replaces): a map's entries are
+    /// decoded into the entries with equal keys (or replace them with
+    /// `map_value_reset`, or are removed by nil with `delete_on_nil_map_value`)
+    /// and other keys are appended; an array's items are decoded into in
+    /// place; text and bytes reuse their buffers. Other kinds replace the value.
+    fn decode_into<R: Read<'de>, F: DecodeFormat>(
+        &mut self,
+        d: &mut Decoder<'de, R, F>,
+    ) -> Result<()> {
+        if d.options().interface_reset {
+            *self = Value::decode(d)?;
+            return Ok(());
+        }
+        match (&mut *self, d.peek_kind()?) {
+            (Value::Map(m), Kind::Map) => d.decode_map_into(
+                m,
+                |m, k| m.iter_mut().find(|(ek, _)| ek == k).map(|(_, v)| v),
+                |m, k, v| m.push((k, v)),
+                |m, k| m.retain(|(ek, _)| ek != k),
+            ),
+            (Value::Array(a), Kind::Array) => d.decode_array_into_vec(a),
+            (Value::Str(s), Kind::Str) => s.decode_into(d),
+            (Value::Bytes(b), Kind::Bytes) => {
+                let data = d.decode_bytes()?;
+                b.clear();
+                b.extend_from_slice(&data);
+                Ok(())
+            }
+            _ => {
+                *self = Value::decode(d)?;
+                Ok(())
+            }
+        }
+    }
+}
+
+/// Keeps the first position of each key with the last value given for it.
+fn dedup_last_wins(m: &mut Vec<(Value, Value)>) {
+    if m.len() < 2 {
+        return;
+    }
+    let mut index: std::collections::HashMap<Value, usize> =
+        std::collections::HashMap::with_capacity(m.len());
+    let mut out: Vec<(Value, Value)> = Vec::with_capacity(m.len());
+    for (k, v) in m.drain(..) {
+        match index.get(&k) {
+            Some(&i) => {
+                if let Some(slot) = out.get_mut(i) {
+                    slot.1 = v;
+                }
+            }
+            None => {
+                index.insert(k.clone(), out.len());
+                out.push((k, v));
+            }
+        }
+    }
+    *m = out;
 }
 
 macro_rules! from_int {

@@ -137,6 +137,7 @@ pub struct ContainerAttrs {
     pub bound: Option<Spanned_<Vec<WherePredicate>>>,
     pub encode_bound: Option<Spanned_<Vec<WherePredicate>>>,
     pub decode_bound: Option<Spanned_<Vec<WherePredicate>>>,
+    pub ext: Option<Spanned_<u64>>,
 }
 
 /// Attributes on an enum variant.
@@ -256,9 +257,15 @@ pub fn container(attrs: &[Attribute], errors: &mut Errors) -> ContainerAttrs {
             "bound" => set(&mut a.bound, bounds(meta)?, meta, name),
             "encode_bound" => set(&mut a.encode_bound, bounds(meta)?, meta, name),
             "decode_bound" => set(&mut a.decode_bound, bounds(meta)?, meta, name),
+            "ext" => {
+                let (n, span) = lit_i64(meta)?;
+                let n = u64::try_from(n)
+                    .map_err(|_| syn::Error::new(span, "an extension tag cannot be negative"))?;
+                set(&mut a.ext, Spanned_ { value: n, span }, meta, name)
+            }
             _ => Err(meta.error(
                 "unknown codec container attribute: expected one of `crate`, `rename_all`, \
-                 `omitempty`, `toarray`, `index`, `bound`, `encode_bound`, `decode_bound`",
+                 `omitempty`, `toarray`, `index`, `bound`, `encode_bound`, `decode_bound`, `ext`",
             )),
         }
     });

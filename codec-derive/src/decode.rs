@@ -419,10 +419,82 @@ fn struct_body(cx: &Cx<'_>, st: &Struct, ctor: &TokenStream) -> TokenStream {
                 match __d.peek_kind()? {
                     #k::Kind::Map => { #map }
                     #k::Kind::Array => { #arr }
-                    __kind => return #sup::Err(#sup::mismatch(__kind, "map or array (struct)", __d.offset())),
+                    __kind => return #sup::Err(__d.mismatch(__kind, "map or array (struct)")),
                 }
                 #sup::Ok(#build)
             }}
+        }
+    }
+}
+
+/// Decodes into one existing field (`self.member`).
+fn into_field(cx: &Cx<'_>, st: &Struct, s: &Slot<'_>) -> TokenStream {
+    let (k, de) = (cx.k, cx.de);
+    let m = &s.f.member;
+    let seg = path_seg(st, s);
+    match &s.f.with {
+        Some(p) => quote!(self.#m = #p::decode(__d).map_err(|__err| #seg)?;),
+        None => quote!(#k::Decode::<#de>::decode_into(&mut self.#m, __d).map_err(|__err| #seg)?;),
+    }
+}
+
+/// The body of a derived `decode_into` (field by field, ugorji's decode into
+/// a non-nil struct: fields absent from the input keep their values), or
+/// `None` to keep the default (replace `*self`): enums, unit structs, and
+/// structs with `flatten` / `rest` fields.
+fn decode_into_body(cx: &Cx<'_>, st: &Struct) -> Option<TokenStream> {
+    let (k, sup) = (cx.k, cx.sup());
+    let ss = slots(cx, st, false);
+    match st.style {
+        Style::Unit => None,
+        _ if st.dynamic() => None,
+        Style::Newtype => {
+            let s = &ss[0];
+            if s.f.skip {
+                return None;
+            }
+            Some(into_field(cx, st, s))
+        }
+        Style::Tuple | Style::Named => {
+            let live: Vec<&Slot<'_>> = ss.iter().filter(|s| !s.f.skip).collect();
+            let len = live.len();
+            let items = live.iter().map(|s| {
+                let into = into_field(cx, st, s);
+                quote!(if !__d.array_next(&mut __seq)? { break '__items; } #into)
+            });
+            let arr = quote! {
+                let mut __seq = __d.array_begin()?;
+                '__items: { #(#items)* }
+                __d.fixed_array_end(__seq, #len)?;
+            };
+            if st.style == Style::Tuple {
+                return Some(arr);
+            }
+            let read_key = read_key(cx, st, &ss);
+            let arms = plain(&ss).enumerate().map(|(id, s)| {
+                let into = into_field(cx, st, s);
+                quote!(#sup::FieldKey::Id(#id) => { #into })
+            });
+            Some(quote! {
+                match __d.peek_kind()? {
+                    #k::Kind::Map => {
+                        let mut __seq = __d.map_begin()?;
+                        let __unknown_err = __d.options().error_on_unknown_field;
+                        while __d.map_next(&mut __seq)? {
+                            let __off = __d.offset();
+                            let __key: #sup::FieldKey = #read_key;
+                            __d.map_value(&mut __seq)?;
+                            match __key {
+                                #(#arms)*
+                                _ => __d.skip()?,
+                            }
+                        }
+                        __d.map_end(__seq)?;
+                    }
+                    #k::Kind::Array => { #arr }
+                    __kind => return #sup::Err(__d.mismatch(__kind, "map or array (struct)")),
+                }
+            })
         }
     }
 }
@@ -505,7 +577,7 @@ fn enum_body(cx: &Cx<'_>, en: &crate::model::Enum) -> TokenStream {
                     _ => #sup::Err(#sup::unknown_variant("?", __off)),
                 }
             }
-            __kind => #sup::Err(#sup::mismatch(__kind, "enum (tag or one-entry map)", __off)),
+            __kind => #sup::Err(__d.mismatch(__kind, "enum (tag or one-entry map)")),
         }
     }
 }
@@ -521,6 +593,21 @@ pub fn derive(c: &Container, g: &Gen) -> TokenStream {
     let (_, ty_g, _) = c.generics.split_for_impl();
     let preds = decode_bounds(c, g);
     let where_ = quote!(where #(#preds,)*);
+    // Field-by-field `decode_into` needs each field's own type to be its
+    // decoded type, which holds with at most one lifetime parameter.
+    let into = match &c.body {
+        Body::Struct(st) if c.generics.lifetimes().count() <= 1 && c.ext.is_none() => {
+            decode_into_body(&cx, st).map(|b| {
+                quote! {
+                    fn decode_into<__R: #k::Read<#de>, __F: #k::DecodeFormat>(&mut self, __d: &mut #k::Decoder<#de, __R, __F>) -> #k::Result<()> {
+                        #b
+                        #k::derive_support::Ok(())
+                    }
+                }
+            })
+        }
+        _ => None,
+    };
     let (body, extra) = match &c.body {
         Body::Struct(st) => {
             let body = struct_body(&cx, st, &quote!(Self));
@@ -533,12 +620,31 @@ pub fn derive(c: &Container, g: &Gen) -> TokenStream {
         }
         Body::Enum(en) => (enum_body(&cx, en), TokenStream::new()),
     };
+    if let Some(tag) = c.ext {
+        return quote! {
+            #[automatically_derived]
+            impl #impl_g #k::derive_support::ExtBodyDecode<#de> for #ident #ty_g #where_ {
+                fn decode_body<__R: #k::Read<#de>, __F: #k::DecodeFormat>(__d: &mut #k::Decoder<#de, __R, __F>) -> #k::Result<Self> {
+                    #body
+                }
+            }
+            #[automatically_derived]
+            impl #impl_g #k::Decode<#de> for #ident #ty_g #where_ {
+                fn decode<__R: #k::Read<#de>, __F: #k::DecodeFormat>(__d: &mut #k::Decoder<#de, __R, __F>) -> #k::Result<Self> {
+                    let __b: #k::derive_support::ExtBodyOwned<Self> = __d.decode_ext_value(#tag)?;
+                    #k::derive_support::Ok(__b.0)
+                }
+            }
+            #extra
+        };
+    }
     quote! {
         #[automatically_derived]
         impl #impl_g #k::Decode<#de> for #ident #ty_g #where_ {
             fn decode<__R: #k::Read<#de>, __F: #k::DecodeFormat>(__d: &mut #k::Decoder<#de, __R, __F>) -> #k::Result<Self> {
                 #body
             }
+            #into
         }
         #extra
     }

@@ -349,6 +349,24 @@ pub fn derive(c: &Container, g: &Gen) -> TokenStream {
             (quote!(match self { #(#arms)* }), TokenStream::new())
         }
     };
+    if let Some(tag) = c.ext {
+        return quote! {
+            #[automatically_derived]
+            impl #impl_g #k::derive_support::ExtBody for #ident #ty_g #where_ {
+                fn encode_body<__W: #k::Write, __F: #k::EncodeFormat>(&self, __e: &mut #k::Encoder<__W, __F>) -> #k::Result<()> {
+                    #body
+                }
+            }
+            #[automatically_derived]
+            impl #impl_g #k::Encode for #ident #ty_g #where_ {
+                #[inline]
+                fn encode<__W: #k::Write, __F: #k::EncodeFormat>(&self, __e: &mut #k::Encoder<__W, __F>) -> #k::Result<()> {
+                    __e.encode_ext_value(#tag, &#k::derive_support::ExtBodyRef(self))
+                }
+            }
+            #extra
+        };
+    }
     quote! {
         #[automatically_derived]
         impl #impl_g #k::Encode for #ident #ty_g #where_ {

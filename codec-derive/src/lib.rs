@@ -54,7 +54,10 @@
 //! `SCREAMING_SNAKE_CASE`, `kebab-case`), `omitempty`, `toarray`, `index`
 //! (enums: integer tags), `bound = "..."`, `encode_bound = "..."`,
 //! `decode_bound = "..."` (replace the inferred where-clauses; `'de` names
-//! the input lifetime).
+//! the input lifetime), `ext = N` (the derived encoding becomes the content
+//! of an extension with tag `N`, written each format's native way: msgpack /
+//! binc / simple ext holding the encoded body, CBOR tag `N` + body, JSON the
+//! body alone; see `codec_core::ext`).
 //!
 //! Variant: `rename = "n"`, `index = N`, `rename_all`, `toarray` and
 //! `omitempty` (struct variants).

@@ -19,6 +19,8 @@ pub struct Container {
     pub encode_bound: Option<Vec<WherePredicate>>,
     pub decode_bound: Option<Vec<WherePredicate>>,
     pub body: Body,
+    /// `#[codec(ext = N)]`: the derived encoding is the content of an extension with tag `N`.
+    pub ext: Option<u64>,
 }
 
 pub enum Body {
@@ -226,6 +228,7 @@ pub fn build(input: &DeriveInput) -> syn::Result<Container> {
             encode_bound: eb,
             decode_bound: db,
             body,
+            ext: ca.ext.as_ref().map(|e| e.value),
         }),
         None => Err(syn::Error::new(Span::call_site(), "unreachable: no body")),
     }

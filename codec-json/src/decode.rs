@@ -129,17 +129,58 @@ fn pending_mismatch(p: &Pending, expected: &'static str) -> Error {
     Error::type_mismatch(expected, kind)
 }
 
+/// High bit of each byte of `x` set where that byte is zero (exact: no
+/// false positives, unlike the shorter `(x - ONES) & !x` test).
+#[inline(always)]
+fn zero_bytes(x: u64) -> u64 {
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    !(((x & LOW7).wrapping_add(LOW7)) | x | LOW7)
+}
+
+/// Index of the first byte of `buf` that is not JSON whitespace, eight
+/// bytes at a time (pretty-printed documents are mostly indentation).
+#[inline]
+fn find_non_ws(buf: &[u8]) -> Option<usize> {
+    let (words, _) = buf.as_chunks::<8>();
+    for (k, w) in words.iter().enumerate() {
+        let x = u64::from_le_bytes(*w);
+        let ws = zero_bytes(x ^ (ONES * b' ' as u64))
+            | zero_bytes(x ^ (ONES * b'\n' as u64))
+            | zero_bytes(x ^ (ONES * b'\r' as u64))
+            | zero_bytes(x ^ (ONES * b'\t' as u64));
+        let other = !ws & HIGHS;
+        if other != 0 {
+            return Some(k * 8 + (other.trailing_zeros() / 8) as usize);
+        }
+    }
+    let done = words.len() * 8;
+    buf[done..]
+        .iter()
+        .position(|&b| !is_ws(b))
+        .map(|p| done + p)
+}
+
 /// Skips whitespace and returns the next byte without consuming it.
 #[inline(always)]
 fn peek_token<'de, R: Read<'de>>(r: &mut R) -> Result<Option<u8>> {
+    let buf = r.fill_buf()?;
+    match buf.first() {
+        Some(&b) if !is_ws(b) => Ok(Some(b)),
+        // `fill_buf` is empty only at the end of the input.
+        None => Ok(None),
+        Some(_) => skip_ws(r),
+    }
+}
+
+/// The whitespace part of [`peek_token`], across buffer refills.
+#[inline]
+fn skip_ws<'de, R: Read<'de>>(r: &mut R) -> Result<Option<u8>> {
     loop {
         let buf = r.fill_buf()?;
-        match buf.first() {
-            None => return Ok(None),
-            Some(&b) if !is_ws(b) => return Ok(Some(b)),
-            _ => {}
+        if buf.is_empty() {
+            return Ok(None);
         }
-        match buf.iter().position(|&b| !is_ws(b)) {
+        match find_non_ws(buf) {
             Some(i) => {
                 let b = buf[i];
                 r.consume(i);
@@ -355,7 +396,7 @@ impl JsonDecoder {
                 Pending::Num(n) => Ok(n),
                 Pending::Str => {
                     let text = std::mem::take(&mut self.aux);
-                    let res = number::parse_exact(&text, f32);
+                    let res = quoted_number(&text, expected, f32);
                     self.aux = text;
                     res
                 }
@@ -368,7 +409,8 @@ impl JsonDecoder {
             b'"' => {
                 r.consume(1);
                 let mut text = std::mem::take(&mut self.aux);
-                let res = read_string_body(r, &mut text).and_then(|s| number::parse_exact(&s, f32));
+                let res =
+                    read_string_body(r, &mut text).and_then(|s| quoted_number(&s, expected, f32));
                 self.aux = text;
                 res
             }
@@ -510,6 +552,15 @@ fn skip_key<'de, R: Read<'de>>(r: &mut R, scratch: &mut Vec<u8>) -> Result<()> {
 
 impl DecodeFormat for JsonDecoder {
     const NAME: &'static str = "json";
+    const EXT_STYLE: codec_core::ExtStyle = codec_core::ExtStyle::Transparent;
+
+    /// A captured `Raw` item starts after whitespace and separators.
+    fn capture_prefix_len(&self, captured: &[u8]) -> usize {
+        captured
+            .iter()
+            .take_while(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r' | b',' | b':'))
+            .count()
+    }
 
     /// `null` is Nil, `true`/`false` Bool, strings Str, `[` Array, `{` Map;
     /// numbers are Uint when non-negative integers, Int when negative,
@@ -809,9 +860,52 @@ impl DecodeFormat for JsonDecoder {
     }
 }
 
+/// A number read from a quoted string (ugorji accepts `"42"` for 42). Text
+/// that is not a number is a type mismatch naming the target and the text.
+#[cold]
+fn quoted_number(text: &[u8], expected: &'static str, f32: bool) -> Result<Num> {
+    number::parse_exact(text, f32).map_err(|e| match e.kind() {
+        ErrorKind::Syntax(_) => Error::type_mismatch(
+            expected,
+            format_args!("text string {:?}", String::from_utf8_lossy(text)),
+        ),
+        _ => e,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn whitespace_finder() {
+        assert_eq!(find_non_ws(b""), None);
+        assert_eq!(find_non_ws(b" \n\r\t"), None);
+        assert_eq!(find_non_ws(b"          \n\r\t      "), None);
+        for i in 0..40 {
+            for c in [
+                b'"',
+                b'{',
+                b'x',
+                0x00,
+                0x0b,
+                0x0c,
+                0x20 ^ 0x80,
+                0x89,
+                0x8a,
+                0xff,
+                b'!',
+                0x1f,
+            ] {
+                let mut v: Vec<u8> = (0..48).map(|k| b" \n\r\t"[k % 4]).collect();
+                v[i] = c;
+                if i + 3 < v.len() {
+                    v[i + 3] = b'q';
+                }
+                assert_eq!(find_non_ws(&v), Some(i), "{i} {c:#x}");
+            }
+        }
+    }
 
     #[test]
     fn string_stop_finder() {

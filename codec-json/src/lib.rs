@@ -41,7 +41,7 @@
 //!   `\u003c`, `\u003e`, `\u0026` unless [`JsonHandle::html_chars_as_is`];
 //!   U+2028 and U+2029 are always escaped; DEL and non-ASCII are written raw.
 //! - Integers in decimal (quoted with [`JsonHandle::integer_as_string`]).
-//!   Floats in the shortest form that round-trips (ryu), laid out as Go's
+//!   Floats in the shortest form that round-trips (zmij), laid out as Go's
 //!   `strconv` with ugorji's choices: integral values keep `.0` while
 //!   |f| < 2^52 (`f64`) or 2^23 (`f32`) (`1.0`, `-0.0`, `100000.0`, but
 //!   `1e16` is `10000000000000000`); the exponent form for |f| < 1e-6 and
@@ -100,6 +100,7 @@
 mod base64;
 mod decode;
 mod encode;
+mod lemire;
 mod number;
 mod stream;
 

@@ -3,10 +3,11 @@
 //!
 //! Parsing keeps integers exact (`u64`/`i64`, and 128-bit for wider text) and
 //! gives correctly rounded floats: Clinger's fast path when the decimal
-//! mantissa fits in 53 bits and the power of ten is small, otherwise the
-//! standard library's (correctly rounded, Eisel-Lemire) parser on the
-//! validated text.
+//! mantissa fits in 53 bits and the power of ten is small, otherwise
+//! Eisel-Lemire ([`crate::lemire`]) on the first 19 digits, and only when
+//! that cannot decide, the standard library's parser on the validated text.
 
+use crate::lemire;
 use codec_core::{Error, Kind, Result};
 
 /// Exact powers of ten representable in an `f64`.
@@ -345,12 +346,17 @@ fn big(text: &[u8], neg: bool) -> Result<Num> {
     let s = std::str::from_utf8(text).map_err(|_| bad_number("invalid number"))?;
     let mag = s.trim_start_matches('-').parse::<u128>().ok();
     let v = s.parse::<f64>().map_err(|_| bad_number("invalid number"))?;
+    if mag.is_none() && !v.is_finite() {
+        // Beyond 128 bits and beyond f64: no target can hold it, as for `1e400`.
+        return Err(Error::out_of_range("f64", s));
+    }
     Ok(Num::Big { mag, neg, v })
 }
 
 #[inline]
 fn float64(text: &[u8], mant: u64, exp10: i32, overflow: bool, neg: bool) -> Result<f64> {
     if !overflow && mant <= 1 << 53 && (-22..=22).contains(&exp10) {
+        // Clinger's fast path: both operands exact, one correctly rounded operation.
         let m = mant as f64;
         let v = if exp10 >= 0 {
             m * POW10_F64[exp10 as usize]
@@ -359,13 +365,37 @@ fn float64(text: &[u8], mant: u64, exp10: i32, overflow: bool, neg: bool) -> Res
         };
         return Ok(if neg { -v } else { v });
     }
-    slow_float::<f64>(text).and_then(|v| {
-        if v.is_finite() {
-            Ok(v)
-        } else {
-            Err(Error::out_of_range("f64", String::from_utf8_lossy(text)))
+    float64_lemire(text, mant, exp10, overflow, neg)
+}
+
+/// [`float64`] past Clinger's fast path (kept out of line: the integer and
+/// short-float paths stay small).
+#[inline(never)]
+fn float64_lemire(text: &[u8], mant: u64, exp10: i32, overflow: bool, neg: bool) -> Result<f64> {
+    let v = match eisel_lemire(mant, exp10, overflow, lemire::F64) {
+        Some(bits) => f64::from_bits(bits),
+        None => slow_float::<f64>(text)?.abs(),
+    };
+    if v.is_finite() {
+        Ok(if neg { -v } else { v })
+    } else {
+        Err(Error::out_of_range("f64", String::from_utf8_lossy(text)))
+    }
+}
+
+/// Eisel-Lemire on the first 19 digits. With more digits (`truncated`) the
+/// value lies in `[mant, mant + 1) × 10^exp10`; when both ends round to the
+/// same float, so does the value (as `core` does). `None`: undecided.
+#[inline]
+fn eisel_lemire(mant: u64, exp10: i32, truncated: bool, fmt: lemire::Format) -> Option<u64> {
+    let bits = lemire::compute(mant, exp10, fmt)?;
+    if truncated {
+        let up = lemire::compute(mant.checked_add(1)?, exp10, fmt)?;
+        if up != bits {
+            return None;
         }
-    })
+    }
+    Some(bits)
 }
 
 fn float32(text: &[u8], mant: u64, exp10: i32, overflow: bool, neg: bool) -> Result<f64> {
@@ -378,13 +408,15 @@ fn float32(text: &[u8], mant: u64, exp10: i32, overflow: bool, neg: bool) -> Res
         };
         return Ok(if neg { -v } else { v } as f64);
     }
-    slow_float::<f32>(text).and_then(|v| {
-        if v.is_finite() {
-            Ok(v as f64)
-        } else {
-            Err(Error::out_of_range("f32", String::from_utf8_lossy(text)))
-        }
-    })
+    let v = match eisel_lemire(mant, exp10, overflow, lemire::F32) {
+        Some(bits) => f32::from_bits(bits as u32),
+        None => slow_float::<f32>(text)?.abs(),
+    };
+    if v.is_finite() {
+        Ok(if neg { -v } else { v } as f64)
+    } else {
+        Err(Error::out_of_range("f32", String::from_utf8_lossy(text)))
+    }
 }
 
 #[cold]
@@ -406,21 +438,62 @@ pub(crate) fn parse_exact(b: &[u8], f32: bool) -> Result<Num> {
     }
 }
 
+/// Integral `f64` values below this (2^52) keep their `.0`.
+pub(crate) const F64_INT_LIMIT: f64 = 4_503_599_627_370_496.0;
+/// Integral `f32` values below this (2^23) keep their `.0`.
+pub(crate) const F32_INT_LIMIT: f64 = 8_388_608.0;
+
 /// Formats a finite float as ugorji does into `out`, returning the length.
 ///
-/// `.0` is added to integral values below `int_limit` (2^52 for `f64`,
-/// 2^23 for `f32`); the exponent form (`1e+21`, `5e-324`) is used below
-/// 1e-6 and from 1e21 up; the digits are the shortest that round-trip (ryu).
+/// `shortest` is the shortest round-trip text of the value (zmij's or ryu's
+/// layout: `1.0`, `0.001`, `1e-7`, `1e+21`, `1e21`); `.0` is kept on
+/// integral values below `int_limit` (2^52 for `f64`, 2^23 for `f32`); the
+/// exponent form (`1e+21`, `5e-324`) is used below 1e-6 and from 1e21 up.
 #[inline]
 pub(crate) fn format_float(shortest: &str, abs: f64, int_limit: f64, out: &mut [u8; 48]) -> usize {
     let s = shortest.as_bytes();
+    match fixed_as_is(s, abs, int_limit) {
+        Some(n) => copy(out, 0, &s[..n]),
+        None => format_float_slow(s, abs, int_limit, out),
+    }
+}
+
+/// The common case: how much of `s` (a shortest form without an exponent,
+/// in the fixed-notation range) is ugorji's text as it stands; `None` when
+/// it needs re-laying out.
+#[inline(always)]
+pub(crate) fn fixed_as_is(s: &[u8], abs: f64, int_limit: f64) -> Option<usize> {
+    if !(1e-6..1e21).contains(&abs) || has_exponent(s) {
+        return None;
+    }
+    // The fixed form equals Go's 'f' form, except that integral values from
+    // int_limit up lose their ".0".
+    if abs >= int_limit && s.ends_with(b".0") {
+        return Some(s.len() - 2);
+    }
+    Some(s.len())
+}
+
+/// Whether a shortest form is in exponent form: its `e` can only sit 3, 4
+/// or 5 bytes from the end (`e-7`, `e+16`, `e-308`). Three byte loads
+/// instead of a scan: the formatter has just written the buffer with wide
+/// stores, and a wide load across them stalls on store forwarding.
+#[inline(always)]
+fn has_exponent(s: &[u8]) -> bool {
+    let n = s.len();
+    let at = |k: usize| n.checked_sub(k).and_then(|i| s.get(i)) == Some(&b'e');
+    at(3) || at(4) || at(5)
+}
+
+/// Re-lays out a shortest form that is in exponent form, is zero, or is
+/// outside the fixed-notation range.
+#[cold]
+fn format_float_slow(s: &[u8], abs: f64, int_limit: f64, out: &mut [u8; 48]) -> usize {
     if abs == 0.0 {
-        // ryu writes "0.0" / "-0.0" already.
+        // The shortest forms are "0.0" / "-0.0" already.
         return copy(out, 0, s);
     }
     if !s.contains(&b'e') {
-        // ryu's fixed form equals Go's 'f' form, except that integral values
-        // from int_limit up lose their ".0".
         if abs >= int_limit && s.ends_with(b".0") {
             return copy(out, 0, &s[..s.len() - 2]);
         }
@@ -429,7 +502,7 @@ pub(crate) fn format_float(shortest: &str, abs: f64, int_limit: f64, out: &mut [
         }
         return copy(out, 0, s);
     }
-    // ryu's exponent form: [-]d[.ddd]e[-]x
+    // The exponent form: [-]d[.ddd]e[+-]x
     let (mantissa, exp) = match s.iter().position(|&c| c == b'e') {
         Some(p) => (&s[..p], &s[p + 1..]),
         None => (s, &b"0"[..]),
@@ -453,7 +526,7 @@ pub(crate) fn format_float(shortest: &str, abs: f64, int_limit: f64, out: &mut [
     write_parts(neg, &digits[..nd], e, abs, int_limit, out)
 }
 
-/// Turns ryu's fixed form of a value below 1e-6 ("0.0000001") into parts.
+/// Turns a fixed form of a value below 1e-6 ("0.0000001") into parts.
 fn sci_from_fixed(s: &[u8], out: &mut [u8; 48]) -> usize {
     let (neg, body) = match s.split_first() {
         Some((b'-', rest)) => (true, rest),
@@ -547,19 +620,35 @@ fn copy(out: &mut [u8; 48], at: usize, s: &[u8]) -> usize {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn integers_beyond_f64_are_out_of_range() {
+        let huge = format!("1{}", "0".repeat(309));
+        assert!(parse_exact(huge.as_bytes(), false).is_err());
+        let neg = format!("-{huge}");
+        assert!(parse_exact(neg.as_bytes(), false).is_err());
+        // Beyond 64 bits but finite: still a float, as ugorji decodes it.
+        let big = format!("1{}", "0".repeat(30));
+        assert!(parse_exact(big.as_bytes(), false).is_ok());
+    }
+
     use super::*;
 
     fn f64s(v: f64) -> String {
-        let mut b = ryu::Buffer::new();
+        let mut b = zmij::Buffer::new();
         let mut out = [0u8; 48];
-        let n = format_float(b.format_finite(v), v.abs(), 4503599627370496.0, &mut out);
+        let n = format_float(b.format_finite(v), v.abs(), F64_INT_LIMIT, &mut out);
         String::from_utf8(out[..n].to_vec()).unwrap()
     }
 
     fn f32s(v: f32) -> String {
-        let mut b = ryu::Buffer::new();
+        let mut b = zmij::Buffer::new();
         let mut out = [0u8; 48];
-        let n = format_float(b.format_finite(v), (v as f64).abs(), 8388608.0, &mut out);
+        let n = format_float(
+            b.format_finite(v),
+            (v as f64).abs(),
+            F32_INT_LIMIT,
+            &mut out,
+        );
         String::from_utf8(out[..n].to_vec()).unwrap()
     }
 
@@ -605,6 +694,250 @@ mod tests {
         ] {
             assert_eq!(f32s(v), s, "{v:e}");
         }
+    }
+
+    /// A small deterministic PRNG for the randomized tests.
+    pub(crate) struct SplitMix(pub u64);
+    impl SplitMix {
+        pub fn next(&mut self) -> u64 {
+            self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = self.0;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^ (z >> 31)
+        }
+    }
+
+    fn layout_f64(shortest: &str, v: f64) -> String {
+        let mut out = [0u8; 48];
+        let n = format_float(shortest, v.abs(), F64_INT_LIMIT, &mut out);
+        String::from_utf8(out[..n].to_vec()).unwrap()
+    }
+
+    #[test]
+    fn zmij_and_ryu_give_the_same_layout() {
+        let mut rng = SplitMix(7);
+        let mut specials = vec![
+            0.0,
+            -0.0,
+            1e-6,
+            1e21,
+            9.999999999999999e20,
+            1e16,
+            5e-324,
+            f64::MAX,
+        ];
+        specials.extend((0..=60).map(|k| 2f64.powi(k)));
+        specials.extend((-330..=310).map(|k| 10f64.powi(k)));
+        let randoms = (0..200_000).map(|i| {
+            let bits = rng.next();
+            match i % 4 {
+                // Any finite bit pattern.
+                0 => f64::from_bits(bits),
+                // Short decimals, as in typical documents.
+                1 => (bits % 100_000_000) as f64 / 10f64.powi((bits >> 40) as i32 % 12),
+                // Integers around 2^52..2^53.
+                2 => ((1u64 << 52) + (bits % (1 << 52))) as f64,
+                _ => f64::from_bits(bits) * 1e-300,
+            }
+        });
+        for v in specials
+            .into_iter()
+            .chain(randoms)
+            .filter(|v| v.is_finite())
+        {
+            let a = layout_f64(zmij::Buffer::new().format_finite(v), v);
+            let b = layout_f64(ryu::Buffer::new().format_finite(v), v);
+            assert_eq!(a, b, "{v:e}");
+            assert_eq!(a.parse::<f64>().unwrap().to_bits(), v.to_bits(), "{a}");
+            if v != 0.0 && (1e-6..1e21).contains(&v.abs()) {
+                assert!(!a.contains('e'), "{a}");
+            } else if v != 0.0 {
+                assert!(a.contains("e-") || a.contains("e+"), "{a}");
+            }
+        }
+        for _ in 0..100_000 {
+            let v = f32::from_bits(rng.next() as u32);
+            if !v.is_finite() {
+                continue;
+            }
+            let mut out = [0u8; 48];
+            let n = format_float(
+                zmij::Buffer::new().format_finite(v),
+                (v as f64).abs(),
+                F32_INT_LIMIT,
+                &mut out,
+            );
+            let mut out2 = [0u8; 48];
+            let n2 = format_float(
+                ryu::Buffer::new().format_finite(v),
+                (v as f64).abs(),
+                F32_INT_LIMIT,
+                &mut out2,
+            );
+            assert_eq!(out[..n], out2[..n2], "{v:e}");
+            let s = std::str::from_utf8(&out[..n]).unwrap();
+            assert_eq!(s.parse::<f32>().unwrap().to_bits(), v.to_bits(), "{s}");
+        }
+    }
+
+    /// Our parse of `s` as a whole JSON number, as f64 and f32.
+    fn ours(s: &str) -> (Result<f64>, Result<f64>) {
+        let one = |f32| match parse(s.as_bytes(), true, f32) {
+            Ok(Parsed::Done(n, len)) => {
+                assert_eq!(len, s.len(), "{s}");
+                Ok(n.to_f64())
+            }
+            Ok(Parsed::NeedMore) => panic!("need more: {s}"),
+            Err(e) => Err(e),
+        };
+        (one(false), one(true))
+    }
+
+    /// Checks `s` against the standard library (correctly rounded), for
+    /// f64 and f32; out-of-range values must be errors.
+    fn check_float(s: &str) {
+        let (a, b) = ours(s);
+        let mut want64: f64 = s.parse().unwrap();
+        let mut want32: f32 = s.parse().unwrap();
+        if !s.contains(['.', 'e', 'E']) && want64 == 0.0 {
+            // "-0" is the integer zero (ugorji reads it as int 0): no sign.
+            want64 = 0.0;
+            want32 = 0.0;
+        }
+        if want64.is_finite() {
+            assert_eq!(a.unwrap().to_bits(), want64.to_bits(), "f64 {s}");
+        } else {
+            assert!(a.is_err(), "f64 {s}");
+        }
+        if want32.is_finite() {
+            assert_eq!((b.unwrap() as f32).to_bits(), want32.to_bits(), "f32 {s}");
+        } else {
+            assert!(b.is_err(), "f32 {s}");
+        }
+    }
+
+    #[test]
+    fn floats_are_correctly_rounded_on_hard_cases() {
+        for s in [
+            "9007199254740993",
+            "9007199254740993.0",
+            "9007199254740992.5",
+            "9007199254740994.9999999999999999999999",
+            "9007199254740993.0000000000000000000001",
+            "1.7976931348623157e308",
+            "1.7976931348623158e308",
+            "1.7976931348623159e308",
+            "-1.7976931348623157e308",
+            "4.9406564584124654e-324",
+            "2.4703282292062327e-324",
+            "2.4703282292062328e-324",
+            "2.2250738585072011e-308",
+            "2.2250738585072012e-308",
+            "2.2250738585072014e-308",
+            "1e-323",
+            "5e-324",
+            "3e-324",
+            "2e-324",
+            "1e-400",
+            "-1e-400",
+            "0e999999",
+            "1e308",
+            "1e309",
+            "123456789012345678901234567890e-30",
+            "0.1",
+            "0.30000000000000004",
+            "1.00000000000000011102230246251565404236316680908203125",
+            "1.00000000000000011102230246251565404236316680908203124",
+            "1.00000000000000011102230246251565404236316680908203126",
+            "7.038531e-26",
+            "3.4028235e38",
+            "3.4028236e38",
+            "1.4e-45",
+            "7e-46",
+            "8e-46",
+            "16777217",
+            "16777217.0",
+            "33554435e-1",
+            "2.98023223876953125E-8",
+            "4.35679e-39",
+            "18446744073709551615e-5",
+            "18446744073709551616e-5",
+            "99999999999999999999999e-23",
+            "0.000000000000000000000000000000000000000000001",
+            "179769313486231580793728971405303415079934132710037826936173778980444968292764750946649017977587207096330286416692887910946555547851940402630657488671505820681908902000708383676273854845817711531764475730270069855571366959622842914819860834936475292719074168444365510704342711559699508093042880177904174497791.9999999999999999999999999999999999999999999999999999999999999999999999",
+        ] {
+            check_float(s);
+        }
+    }
+
+    #[test]
+    fn floats_are_correctly_rounded_on_random_digit_strings() {
+        let mut rng = SplitMix(0x5eed);
+        let mut s = String::new();
+        for i in 0..200_000 {
+            s.clear();
+            let r = rng.next();
+            if r & 1 == 1 {
+                s.push('-');
+            }
+            // 1..=25 significant digits, sometimes with leading zeros or a point.
+            let nd = 1 + (rng.next() % 25) as usize;
+            let point = (rng.next() % (nd as u64 + 1)) as usize;
+            let mut digits = String::new();
+            for k in 0..nd {
+                let d = (rng.next() % 10) as u8;
+                // Runs of 9s and 0s make halfway and carry cases likely.
+                let d = match (i % 3, k > 0) {
+                    (1, true) => [0, 9, d][(rng.next() % 3) as usize],
+                    _ => d,
+                };
+                digits.push((b'0' + d) as char);
+            }
+            let digits = digits.trim_start_matches('0');
+            let digits = if digits.is_empty() { "0" } else { digits };
+            let p = point.min(digits.len().saturating_sub(1));
+            if p > 0 && p < digits.len() {
+                s.push_str(&digits[..p]);
+                s.push('.');
+                s.push_str(&digits[p..]);
+            } else {
+                s.push_str(digits);
+            }
+            if !rng.next().is_multiple_of(4) {
+                let e = (rng.next() % 700) as i32 - 350;
+                s.push_str(&format!("e{e}"));
+            }
+            check_float(&s);
+        }
+        // Exact halfway points between neighbouring doubles, and their neighbours.
+        for _ in 0..50_000 {
+            let v = f64::from_bits(rng.next() >> 2);
+            if !v.is_finite() || v == 0.0 {
+                continue;
+            }
+            let next = f64::from_bits(v.to_bits() + 1);
+            // The midpoint has an exact (long) decimal form; 40 digits
+            // nearly always decides the rounding the hard way.
+            let mid = format!("{:.40e}", v / 2.0 + next / 2.0);
+            check_float(&mid);
+            check_float(&format!("{:e}", v));
+            check_float(&format!("{:.17e}", v));
+        }
+    }
+
+    #[test]
+    fn floats_of_canada_json_are_correctly_rounded() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/canada.json");
+        let text = std::fs::read_to_string(path).unwrap();
+        let mut n = 0;
+        for tok in text.split(|c: char| !matches!(c, '0'..='9' | '-' | '+' | '.' | 'e' | 'E')) {
+            if !tok.is_empty() && tok.parse::<f64>().is_ok() {
+                check_float(tok);
+                n += 1;
+            }
+        }
+        assert!(n > 100_000, "{n} numbers");
     }
 
     fn num(s: &str) -> Num {

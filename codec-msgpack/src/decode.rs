@@ -68,13 +68,31 @@ fn reserved() -> Error {
 }
 
 #[cold]
-fn unexpected<'de, R: Read<'de>>(r: &R, b: u8, expected: &'static str) -> Error {
+fn unexpected<'de, R: Read<'de>>(r: &mut R, b: u8, expected: &'static str) -> Error {
+    let at = r.offset().saturating_sub(1);
     let e = if b == RESERVED {
         reserved()
+    } else if let Some(tag) = ext_tag_after(r, b) {
+        // Name the extension's type: the marker is consumed, so the shared
+        // decoder could not read it again.
+        Error::type_mismatch(expected, format_args!("extension with tag {tag}"))
     } else {
         kind_of(b, true).mismatch(expected)
     };
-    e.at(r.offset().saturating_sub(1))
+    e.at(at)
+}
+
+/// The ext type that follows an ext marker `b` (already consumed), without consuming it.
+#[cold]
+fn ext_tag_after<'de, R: Read<'de>>(r: &mut R, b: u8) -> Option<u8> {
+    let skip = match b {
+        FIXEXT1..=FIXEXT16 => 0,
+        EXT8 => 1,
+        EXT16 => 2,
+        EXT32 => 4,
+        _ => return None,
+    };
+    r.peek_bytes(skip + 1).ok()?.get(skip).copied()
 }
 
 #[inline]
@@ -199,6 +217,14 @@ impl MsgpackDecoder {
 impl DecodeFormat for MsgpackDecoder {
     const NAME: &'static str = "msgpack";
 
+    fn side(&self) -> Option<Self> {
+        Some(MsgpackDecoder {
+            text_strings: self.text_strings,
+            key_next: false,
+            skip_stack: Vec::new(),
+        })
+    }
+
     /// Positive fixints and `d0`..`d3` are [`Kind::Int`] and `cc`..`cf`
     /// [`Kind::Uint`] (ugorji: fixint → int64, uint family → uint64); ext
     /// type -1 is [`Kind::Time`]; str items are [`Kind::Str`] or
@@ -215,10 +241,16 @@ impl DecodeFormat for MsgpackDecoder {
             _ => return Ok(kind_of(b, self.text_strings)),
         };
         // The type byte follows the length: look ahead without consuming.
-        match r.peek_bytes(type_at + 1)?.get(type_at) {
+        let ahead = r.peek_bytes(type_at + 1)?;
+        match ahead.get(type_at) {
             Some(&TIMESTAMP_TYPE) => Ok(Kind::Time),
             Some(_) => Ok(Kind::Ext),
-            None => Err(Error::eof()),
+            None => {
+                // The input ends after the bytes looked at.
+                let looked = ahead.len() as u64;
+                let end = r.offset() + looked;
+                Err(Error::eof().at(end))
+            }
         }
     }
 

@@ -77,6 +77,30 @@ fn invalid(bd: u8) -> Error {
     Error::syntax(format!("simple: invalid descriptor 0x{bd:02x}"))
 }
 
+/// [`unexpected`], naming the tag when the item is an extension (its
+/// descriptor consumed, the tag is peeked without consuming it).
+#[cold]
+fn unexpected_in<'de, R: Read<'de>>(r: &mut R, bd: u8, expected: &'static str) -> Error {
+    // The error points at the descriptor, not past it.
+    let at = r.offset().saturating_sub(1);
+    match ext_tag_after(r, bd) {
+        Some(tag) => Error::type_mismatch(expected, format_args!("extension with tag {tag}")),
+        None => unexpected(bd, expected),
+    }
+    .at(at)
+}
+
+/// The tag of an extension whose descriptor `bd` was just consumed.
+#[cold]
+fn ext_tag_after<'de, R: Read<'de>>(r: &mut R, bd: u8) -> Option<u8> {
+    let skip = match bd {
+        0xF8 => 0,
+        0xF9..=0xFC => 1usize << (bd - 0xF9),
+        _ => return None,
+    };
+    r.peek_bytes(skip + 1).ok()?.get(skip).copied()
+}
+
 #[cold]
 fn unexpected(bd: u8, expected: &'static str) -> Error {
     match kind_of(bd) {
@@ -91,7 +115,8 @@ fn check_count<'de, R: Read<'de>>(r: &R, n: u64, min_size: u64) -> Result<usize>
     if let Some(rem) = r.remaining_hint()
         && n.saturating_mul(min_size) > rem as u64
     {
-        return Err(Error::eof());
+        // The input ends before the items could: say where it ends.
+        return Err(Error::eof().at(r.offset() + rem as u64));
     }
     to_usize(n)
 }
@@ -105,7 +130,7 @@ fn read_number<'de, R: Read<'de>>(r: &mut R, expected: &'static str) -> Result<N
         0x05 => Num::F(f64::from_be_bytes(r.read_array::<8>()?)),
         0x08..=0x0B => Num::U(read_magnitude(r, bd - 0x08)?),
         0x0C..=0x0F => Num::Neg(read_magnitude(r, bd - 0x0C)?),
-        _ => return Err(unexpected(bd, expected)),
+        _ => return Err(unexpected_in(r, bd, expected)),
     })
 }
 
@@ -123,7 +148,7 @@ fn read_bytes_as<'de, 's, R: Read<'de>>(
             r.read_slice(n, scratch)
         }
         NIL => Ok(Reference::Copied(&[])),
-        _ => Err(unexpected(bd, expected)),
+        _ => Err(unexpected_in(r, bd, expected)),
     }
 }
 
@@ -157,6 +182,10 @@ pub(crate) fn unmarshal_time(p: &[u8]) -> Result<Time> {
 impl DecodeFormat for SimpleDecoder {
     const NAME: &'static str = "simple";
 
+    fn side(&self) -> Option<Self> {
+        Some(SimpleDecoder)
+    }
+
     #[inline]
     fn peek_kind<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<Kind> {
         kind_of(r.peek()?.ok_or_else(Error::eof)?)
@@ -176,7 +205,7 @@ impl DecodeFormat for SimpleDecoder {
         match r.read_u8()? {
             NIL | 0x02 => Ok(false),
             0x03 => Ok(true),
-            bd => Err(unexpected(bd, "bool")),
+            bd => Err(unexpected_in(r, bd, "bool")),
         }
     }
 
@@ -259,7 +288,7 @@ impl DecodeFormat for SimpleDecoder {
     fn array_begin<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<Seq> {
         let bd = r.read_u8()?;
         if !(0xE8..=0xEC).contains(&bd) {
-            return Err(unexpected(bd, "array"));
+            return Err(unexpected_in(r, bd, "array"));
         }
         let n = read_len(r, bd)?;
         Ok(Seq::definite(check_count(r, n, 1)?))
@@ -274,7 +303,7 @@ impl DecodeFormat for SimpleDecoder {
     fn map_begin<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<Seq> {
         let bd = r.read_u8()?;
         if !(0xF0..=0xF4).contains(&bd) {
-            return Err(unexpected(bd, "map"));
+            return Err(unexpected_in(r, bd, "map"));
         }
         let n = read_len(r, bd)?;
         Ok(Seq::definite(check_count(r, n, 2)?))
@@ -293,7 +322,7 @@ impl DecodeFormat for SimpleDecoder {
                 let p = r.read_slice(n, scratch)?;
                 unmarshal_time(&p)
             }
-            bd => Err(unexpected(bd, "timestamp")),
+            bd => Err(unexpected_in(r, bd, "timestamp")),
         }
     }
 
@@ -304,7 +333,7 @@ impl DecodeFormat for SimpleDecoder {
     ) -> Result<(u64, Reference<'de, 's, [u8]>)> {
         let bd = r.read_u8()?;
         if !(0xF8..=0xFC).contains(&bd) {
-            return Err(unexpected(bd, "extension"));
+            return Err(unexpected_in(r, bd, "extension"));
         }
         let n = to_usize(read_len(r, bd)?)?;
         let tag = r.read_u8()?;

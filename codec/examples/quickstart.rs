@@ -35,7 +35,9 @@ fn main() -> Result<(), codec::Error> {
         quantities: vec![1, 2, 3],
         prices: BTreeMap::from([("net".to_string(), 9.5), ("tax".to_string(), 1.9)]),
         signature: vec![0xde, 0xad, 0xbe, 0xef],
-        status: Status::Shipped { carrier: "ACME".into() },
+        status: Status::Shipped {
+            carrier: "ACME".into(),
+        },
     };
 
     for name in AnyHandle::NAMES {

@@ -34,6 +34,13 @@ impl<'de, T: Decode<'de>> Decode<'de> for Vec<T> {
     fn decode<R: Read<'de>, F: DecodeFormat>(d: &mut Decoder<'de, R, F>) -> Result<Self> {
         T::decode_vec(d)
     }
+    #[inline]
+    fn decode_into<R: Read<'de>, F: DecodeFormat>(
+        &mut self,
+        d: &mut Decoder<'de, R, F>,
+    ) -> Result<()> {
+        T::decode_vec_into(self, d)
+    }
 }
 
 /// An array of `N` items (a byte string for `[u8; N]`). Go's zero-length array is never empty-omitted
@@ -70,6 +77,28 @@ impl<T: Encode> Encode for VecDeque<T> {
 impl<'de, T: Decode<'de>> Decode<'de> for VecDeque<T> {
     fn decode<R: Read<'de>, F: DecodeFormat>(d: &mut Decoder<'de, R, F>) -> Result<Self> {
         d.decode_array_vec().map(VecDeque::from)
+    }
+    /// Reuses the buffer: items present are decoded into, more are pushed, the rest dropped.
+    fn decode_into<R: Read<'de>, F: DecodeFormat>(
+        &mut self,
+        d: &mut Decoder<'de, R, F>,
+    ) -> Result<()> {
+        if d.try_decode_nil()? {
+            self.clear();
+            return Ok(());
+        }
+        let mut seq = d.array_begin()?;
+        let mut n = 0;
+        while d.array_next(&mut seq)? {
+            let i = seq.index - 1;
+            match self.get_mut(n) {
+                Some(slot) => slot.decode_into(d).map_err(|e| e.in_index(i))?,
+                None => self.push_back(T::decode(d).map_err(|e| e.in_index(i))?),
+            }
+            n += 1;
+        }
+        self.truncate(n);
+        d.array_end(seq)
     }
 }
 
@@ -132,6 +161,43 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
         }
         self.map_end(seq)
     }
+
+    /// Reads a map into an existing map (ugorji's decode into a non-nil map):
+    /// entries not in the input stay; for a key already present the input is
+    /// decoded into the existing value, or replaces it with
+    /// [`DecodeOptions::map_value_reset`](crate::DecodeOptions::map_value_reset);
+    /// with [`DecodeOptions::delete_on_nil_map_value`](crate::DecodeOptions::delete_on_nil_map_value)
+    /// a nil value removes the key. Nil leaves the map unchanged.
+    pub fn decode_map_into<M, K: Decode<'de>, V: Decode<'de>>(
+        &mut self,
+        map: &mut M,
+        get_mut: impl for<'m> Fn(&'m mut M, &K) -> Option<&'m mut V>,
+        insert: impl Fn(&mut M, K, V),
+        remove: impl Fn(&mut M, &K),
+    ) -> Result<()> {
+        if self.try_decode_nil()? {
+            return Ok(());
+        }
+        let reset = self.options().map_value_reset;
+        let delete_nil = self.options().delete_on_nil_map_value;
+        let mut seq = self.map_begin()?;
+        while self.map_next(&mut seq)? {
+            let i = seq.index - 1;
+            let k = K::decode(self).map_err(|e| e.in_index(i))?;
+            self.map_value(&mut seq)?;
+            if delete_nil && self.try_decode_nil()? {
+                remove(map, &k);
+                continue;
+            }
+            if !reset && let Some(slot) = get_mut(map, &k) {
+                slot.decode_into(self).map_err(|e| e.in_index(i))?;
+                continue;
+            }
+            let v = V::decode(self).map_err(|e| e.in_index(i))?;
+            insert(map, k, v);
+        }
+        self.map_end(seq)
+    }
 }
 
 impl<'de, K, V, S> Decode<'de> for HashMap<K, V, S>
@@ -147,6 +213,22 @@ where
         })?;
         Ok(m)
     }
+    /// Keeps the map's allocation and its entries: see [`Decoder::decode_map_into`].
+    fn decode_into<R: Read<'de>, F: DecodeFormat>(
+        &mut self,
+        d: &mut Decoder<'de, R, F>,
+    ) -> Result<()> {
+        d.decode_map_into(
+            self,
+            |m, k| m.get_mut(k),
+            |m, k, v| {
+                m.insert(k, v);
+            },
+            |m, k| {
+                m.remove(k);
+            },
+        )
+    }
 }
 
 impl<'de, K: Decode<'de> + Ord, V: Decode<'de>> Decode<'de> for BTreeMap<K, V> {
@@ -156,6 +238,22 @@ impl<'de, K: Decode<'de> + Ord, V: Decode<'de>> Decode<'de> for BTreeMap<K, V> {
             m.insert(k, v);
         })?;
         Ok(m)
+    }
+    /// Keeps the map's entries: see [`Decoder::decode_map_into`].
+    fn decode_into<R: Read<'de>, F: DecodeFormat>(
+        &mut self,
+        d: &mut Decoder<'de, R, F>,
+    ) -> Result<()> {
+        d.decode_map_into(
+            self,
+            |m, k| m.get_mut(k),
+            |m, k, v| {
+                m.insert(k, v);
+            },
+            |m, k| {
+                m.remove(k);
+            },
+        )
     }
 }
 

@@ -30,8 +30,11 @@ macro_rules! signed {
         impl<'de> Decode<'de> for $t {
             #[inline]
             fn decode<R: Read<'de>, F: DecodeFormat>(d: &mut Decoder<'de, R, F>) -> Result<Self> {
-                let v = d.decode_i64()?;
-                <$t>::try_from(v).map_err(|_| Error::out_of_range(stringify!($t), v).at(d.offset()))
+                // Name the target type (not the `i64` it is read through), and
+                // point a range error at the number, not past it.
+                let at = d.offset();
+                let v = d.decode_i64().map_err(|e| e.expecting(stringify!($t)))?;
+                <$t>::try_from(v).map_err(|_| Error::out_of_range(stringify!($t), v).at(at))
             }
         }
     )*};
@@ -58,8 +61,11 @@ macro_rules! unsigned {
         impl<'de> Decode<'de> for $t {
             #[inline]
             fn decode<R: Read<'de>, F: DecodeFormat>(d: &mut Decoder<'de, R, F>) -> Result<Self> {
-                let v = d.decode_u64()?;
-                <$t>::try_from(v).map_err(|_| Error::out_of_range(stringify!($t), v).at(d.offset()))
+                // Name the target type (not the `u64` it is read through), and
+                // point a range error at the number, not past it.
+                let at = d.offset();
+                let v = d.decode_u64().map_err(|e| e.expecting(stringify!($t)))?;
+                <$t>::try_from(v).map_err(|_| Error::out_of_range(stringify!($t), v).at(at))
             }
         }
     )*};
@@ -96,8 +102,9 @@ impl Encode for u8 {
 impl<'de> Decode<'de> for u8 {
     #[inline]
     fn decode<R: Read<'de>, F: DecodeFormat>(d: &mut Decoder<'de, R, F>) -> Result<Self> {
-        let v = d.decode_u64()?;
-        u8::try_from(v).map_err(|_| Error::out_of_range("u8", v).at(d.offset()))
+        let at = d.offset();
+        let v = d.decode_u64().map_err(|e| e.expecting("u8"))?;
+        u8::try_from(v).map_err(|_| Error::out_of_range("u8", v).at(at))
     }
 
     /// A byte string, or (as ugorji accepts) an array of small integers; nil is empty.
@@ -109,6 +116,26 @@ impl<'de> Decode<'de> for u8 {
                 Ok(Vec::new())
             }
             _ => Ok(d.decode_bytes()?.to_vec()),
+        }
+    }
+
+    fn decode_vec_into<R: Read<'de>, F: DecodeFormat>(
+        v: &mut Vec<Self>,
+        d: &mut Decoder<'de, R, F>,
+    ) -> Result<()> {
+        match d.peek_kind()? {
+            crate::Kind::Array => d.decode_array_into_vec(v),
+            crate::Kind::Nil => {
+                d.decode_nil()?;
+                v.clear();
+                Ok(())
+            }
+            _ => {
+                let b = d.decode_bytes()?;
+                v.clear();
+                v.extend_from_slice(&b);
+                Ok(())
+            }
         }
     }
 

@@ -45,6 +45,17 @@ impl<'de> Decode<'de> for String {
     fn decode<R: Read<'de>, F: DecodeFormat>(d: &mut Decoder<'de, R, F>) -> Result<Self> {
         d.decode_string()
     }
+    /// Reuses the string's buffer.
+    #[inline]
+    fn decode_into<R: Read<'de>, F: DecodeFormat>(
+        &mut self,
+        d: &mut Decoder<'de, R, F>,
+    ) -> Result<()> {
+        let s = d.decode_str()?;
+        self.clear();
+        self.push_str(&s);
+        Ok(())
+    }
 }
 
 impl<'de> Decode<'de> for Box<str> {

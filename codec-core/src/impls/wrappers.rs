@@ -35,6 +35,24 @@ impl<'de, T: Decode<'de>> Decode<'de> for Option<T> {
             T::decode(d).map(Some)
         }
     }
+    /// Nil makes `None`; otherwise an existing `Some` is decoded into.
+    #[inline]
+    fn decode_into<R: Read<'de>, F: DecodeFormat>(
+        &mut self,
+        d: &mut Decoder<'de, R, F>,
+    ) -> Result<()> {
+        if d.try_decode_nil()? {
+            *self = None;
+            return Ok(());
+        }
+        match self {
+            Some(v) => v.decode_into(d),
+            None => {
+                *self = Some(T::decode(d)?);
+                Ok(())
+            }
+        }
+    }
     #[inline]
     fn missing() -> Option<Self> {
         Some(None)
@@ -74,6 +92,14 @@ impl<'de, T: Decode<'de>> Decode<'de> for Box<T> {
     #[inline]
     fn decode<R: Read<'de>, F: DecodeFormat>(d: &mut Decoder<'de, R, F>) -> Result<Self> {
         T::decode(d).map(Box::new)
+    }
+    /// Decodes into the boxed value (keeping the box).
+    #[inline]
+    fn decode_into<R: Read<'de>, F: DecodeFormat>(
+        &mut self,
+        d: &mut Decoder<'de, R, F>,
+    ) -> Result<()> {
+        (**self).decode_into(d)
     }
     #[inline]
     fn missing() -> Option<Self> {

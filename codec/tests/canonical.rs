@@ -1,0 +1,125 @@
+//! Canonical output does not depend on `HashMap` iteration order: the same
+//! maps built with many differently-seeded hashers encode to the same bytes.
+
+mod common;
+
+use codec::{Codec, Handle, Options, Value, to_vec};
+use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasher, Hasher};
+
+/// A seeded FNV-style hasher: each seed gives a different iteration order.
+#[derive(Clone, Copy, Default)]
+struct Seeded(u64);
+
+struct SeededHasher(u64);
+
+impl Hasher for SeededHasher {
+    fn finish(&self) -> u64 {
+        // splitmix64 finaliser, so small seeds scatter well.
+        let mut z = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ b as u64).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+}
+
+impl BuildHasher for Seeded {
+    type Hasher = SeededHasher;
+    fn build_hasher(&self) -> SeededHasher {
+        SeededHasher(self.0 ^ 0xcbf2_9ce4_8422_2325)
+    }
+}
+
+#[derive(Codec)]
+struct Doc {
+    zeta: u8,
+    by_name: HashMap<String, i64, Seeded>,
+    by_num: HashMap<i32, String, Seeded>,
+    by_bytes: HashMap<Vec<u8>, bool, Seeded>,
+    set: HashSet<String, Seeded>,
+    nested: HashMap<String, HashMap<u64, u8, Seeded>, Seeded>,
+    alpha: u8,
+}
+
+fn doc(seed: u64) -> Doc {
+    let s = Seeded(seed);
+    let mut by_name = HashMap::with_hasher(s);
+    let mut by_num = HashMap::with_hasher(s);
+    let mut by_bytes = HashMap::with_hasher(s);
+    let mut set = HashSet::with_hasher(s);
+    let mut nested = HashMap::with_hasher(s);
+    for i in 0..40i32 {
+        by_name.insert(format!("key{}", i * 7 % 40), i as i64);
+        by_num.insert(i * 37 % 101 - 50, format!("v{i}"));
+        by_bytes.insert(vec![(i * 13 % 40) as u8, i as u8], i % 2 == 0);
+        set.insert(format!("s{}", i * 3 % 40));
+        let mut inner = HashMap::with_hasher(s);
+        for j in 0..5u64 {
+            inner.insert(j * 1000 + i as u64, j as u8);
+        }
+        nested.insert(format!("n{i}"), inner);
+    }
+    Doc {
+        zeta: 1,
+        by_name,
+        by_num,
+        by_bytes,
+        set,
+        nested,
+        alpha: 2,
+    }
+}
+
+fn order_of(seed: u64) -> Vec<String> {
+    doc(seed).by_name.keys().cloned().collect()
+}
+
+#[test]
+fn hash_seeds_do_change_iteration_order() {
+    // Guards the test itself: without this the seeds would prove nothing.
+    let first = order_of(0);
+    assert!((1..64).any(|s| order_of(s) != first));
+}
+
+#[test]
+fn canonical_is_independent_of_hash_seed_in_every_format() {
+    each_handle_with!(Options::default().canonical(true), h => {
+        let reference = to_vec(&doc(0), &h).unwrap();
+        for seed in 1..200u64 {
+            assert_eq!(to_vec(&doc(seed), &h).unwrap(), reference, "{} seed {seed}", h.name());
+        }
+        // Ordered as ugorji orders: struct fields by name, string keys bytewise,
+        // integer keys numerically.
+        let v: Value = codec::from_slice(&reference, &h).unwrap();
+        let Value::Map(fields) = v else { panic!("{}: not a map", h.name()) };
+        let names: Vec<&str> = fields.iter().map(|(k, _)| k.as_str().unwrap()).collect();
+        assert_eq!(names, ["alpha", "by_bytes", "by_name", "by_num", "nested", "set", "zeta"], "{}", h.name());
+        let by_name = &fields[2].1;
+        let Value::Map(entries) = by_name else { panic!() };
+        let keys: Vec<&str> = entries.iter().map(|(k, _)| k.as_str().unwrap()).collect();
+        let mut sorted = keys.clone();
+        sorted.sort();
+        assert_eq!(keys, sorted, "{}", h.name());
+        if h.name() != "json" && h.name() != "cbor" {
+            let Value::Map(entries) = &fields[3].1 else { panic!() };
+            let nums: Vec<i64> = entries.iter().map(|(k, _)| k.as_i64().unwrap()).collect();
+            let mut sorted = nums.clone();
+            sorted.sort();
+            assert_eq!(nums, sorted, "{}", h.name());
+        }
+    });
+}
+
+#[test]
+fn cbor_deterministic_is_independent_of_hash_seed() {
+    let h = codec::CborHandle::default().deterministic(true);
+    let reference = to_vec(&doc(0), &h).unwrap();
+    for seed in 1..200u64 {
+        assert_eq!(to_vec(&doc(seed), &h).unwrap(), reference, "seed {seed}");
+    }
+}

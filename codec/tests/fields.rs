@@ -1,0 +1,161 @@
+//! Unknown and missing fields across formats (ugorji's ErrorIfNoField,
+//! MissingFielder, ErrorIfNoArrayExpand), and the dynamic decoding choices
+//! for `Value` (MapType, PreferFloat, SignedInteger counterparts).
+
+mod common;
+
+use codec::{Codec, ErrorKind, Handle, Options, Value, ValueMaps, from_slice, to_vec};
+use std::collections::BTreeMap;
+
+#[derive(Codec, Debug, PartialEq)]
+struct Wide {
+    a: u32,
+    b: String,
+    extra: bool,
+    more: Vec<u8>,
+}
+
+#[derive(Codec, Debug, PartialEq)]
+struct Narrow {
+    a: u32,
+    b: String,
+}
+
+#[derive(Codec, Debug, PartialEq)]
+struct Keeper {
+    a: u32,
+    #[codec(rest)]
+    rest: BTreeMap<String, Value>,
+}
+
+#[derive(Codec, Debug, PartialEq)]
+struct Defaults {
+    a: u32,
+    #[codec(default)]
+    b: String,
+    #[codec(default = "seven")]
+    c: u8,
+    d: Option<u8>,
+}
+
+fn seven() -> u8 {
+    7
+}
+
+#[derive(Codec, Debug, PartialEq)]
+struct Pair(u8, u8);
+
+fn wide() -> Wide {
+    Wide {
+        a: 1,
+        b: "x".into(),
+        extra: true,
+        more: vec![1, 2],
+    }
+}
+
+#[test]
+fn unknown_fields_are_skipped_or_rejected() {
+    each_handle!(h => {
+        let bytes = to_vec(&wide(), &h).unwrap();
+        let n: Narrow = from_slice(&bytes, &h).unwrap();
+        assert_eq!(n, Narrow { a: 1, b: "x".into() }, "{}", h.name());
+    });
+    each_handle_with!(Options::default().error_on_unknown_field(true), h => {
+        let bytes = to_vec(&wide(), &h).unwrap();
+        let err = from_slice::<Narrow, _>(&bytes, &h).unwrap_err();
+        assert!(matches!(err.kind(), ErrorKind::UnknownField(f) if f == "extra"), "{}: {err}", h.name());
+    });
+}
+
+#[test]
+fn rest_keeps_unknown_fields_and_writes_them_back() {
+    each_handle!(h => {
+        let bytes = to_vec(&wide(), &h).unwrap();
+        let k: Keeper = from_slice(&bytes, &h).unwrap();
+        assert_eq!(k.a, 1, "{}", h.name());
+        let keys: Vec<&str> = k.rest.keys().map(String::as_str).collect();
+        assert_eq!(keys, ["b", "extra", "more"], "{}", h.name());
+        // Written back, the document decodes as the wide struct again.
+        let back: Wide = from_slice(&to_vec(&k, &h).unwrap(), &h).unwrap();
+        assert_eq!(back, wide(), "{}", h.name());
+    });
+}
+
+#[test]
+fn missing_required_fields_name_the_field_and_defaults_fill() {
+    each_handle!(h => {
+        let bytes = to_vec(&Narrow { a: 3, b: "y".into() }, &h).unwrap();
+        let err = from_slice::<Wide, _>(&bytes, &h).unwrap_err();
+        assert!(matches!(err.kind(), ErrorKind::MissingField("extra")), "{}: {err}", h.name());
+        assert!(err.to_string().contains("extra"), "{}", h.name());
+        let only_a: BTreeMap<&str, u32> = [("a", 5)].into();
+        let d: Defaults = from_slice(&to_vec(&only_a, &h).unwrap(), &h).unwrap();
+        assert_eq!(d, Defaults { a: 5, b: String::new(), c: 7, d: None }, "{}", h.name());
+    });
+}
+
+#[test]
+fn arrays_longer_than_a_fixed_target() {
+    each_handle!(h => {
+        let bytes = to_vec(&vec![1u32, 2, 3], &h).unwrap();
+        assert_eq!(from_slice::<Pair, _>(&bytes, &h).unwrap(), Pair(1, 2), "{}", h.name());
+        assert_eq!(from_slice::<(u8, u8), _>(&bytes, &h).unwrap(), (1, 2), "{}", h.name());
+    });
+    each_handle_with!(Options::default().error_on_array_overflow(true), h => {
+        let bytes = to_vec(&vec![1u32, 2, 3], &h).unwrap();
+        for err in [
+            from_slice::<Pair, _>(&bytes, &h).map(|_| ()).unwrap_err(),
+            from_slice::<(u8, u8), _>(&bytes, &h).map(|_| ()).unwrap_err(),
+            from_slice::<[u32; 2], _>(&bytes, &h).map(|_| ()).unwrap_err(),
+        ] {
+            assert!(matches!(err.kind(), ErrorKind::InvalidLength { expected: 2, found: 3 }), "{}: {err}", h.name());
+        }
+    });
+}
+
+#[test]
+fn value_map_modes() {
+    // A map with a repeated key, written by hand through Value.
+    let dup = Value::Map(vec![
+        (Value::Str("b".into()), Value::Uint(1)),
+        (Value::Str("a".into()), Value::Uint(2)),
+        (Value::Str("b".into()), Value::Uint(3)),
+    ]);
+    let s = |k: &str| Value::Str(k.into());
+    each_handle!(h => {
+        let bytes = to_vec(&dup, &h).unwrap();
+        let v: Value = from_slice(&bytes, &h).unwrap();
+        assert_eq!(to_vec(&v, &h).unwrap(), bytes, "{}: ordered keeps all", h.name());
+    });
+    each_handle_with!(Options::default().value_maps(ValueMaps::LastWins), h => {
+        let v: Value = from_slice(&to_vec(&dup, &h).unwrap(), &h).unwrap();
+        let Value::Map(m) = v else { panic!() };
+        let keys: Vec<&Value> = m.iter().map(|(k, _)| k).collect();
+        assert_eq!(keys, [&s("b"), &s("a")], "{}", h.name());
+        assert_eq!(m[0].1.as_u64(), Some(3), "{}", h.name());
+    });
+    each_handle_with!(Options::default().value_maps(ValueMaps::Sorted), h => {
+        let v: Value = from_slice(&to_vec(&dup, &h).unwrap(), &h).unwrap();
+        let Value::Map(m) = v else { panic!() };
+        let keys: Vec<&Value> = m.iter().map(|(k, _)| k).collect();
+        assert_eq!(keys, [&s("a"), &s("b")], "{}", h.name());
+        assert_eq!(m[1].1.as_u64(), Some(3), "{}", h.name());
+    });
+    each_handle_with!(Options::default().value_maps(ValueMaps::RejectDuplicates), h => {
+        let err = from_slice::<Value, _>(&to_vec(&dup, &h).unwrap(), &h).unwrap_err();
+        assert!(err.to_string().contains("duplicate"), "{}: {err}", h.name());
+    });
+}
+
+#[test]
+fn prefer_float_and_signed_integer() {
+    each_handle_with!(Options::default().prefer_float(true), h => {
+        let v: Value = from_slice(&to_vec(&(3u32, -4i32), &h).unwrap(), &h).unwrap();
+        assert_eq!(v, Value::Array(vec![Value::F64(3.0), Value::F64(-4.0)]), "{}", h.name());
+    });
+    each_handle_with!(Options::default().signed_integer(true), h => {
+        let v: Value = from_slice(&to_vec(&7u64, &h).unwrap(), &h).unwrap();
+        assert_eq!(v, Value::Int(7), "{}", h.name());
+    });
+}

@@ -1,0 +1,174 @@
+//! Reuse: an encoder reset onto a new writer, a decoder reset onto a new
+//! reader, and encoding many values into one reused buffer allocates nothing
+//! for derived types without heap fields (counted by a global allocator).
+
+mod common;
+
+use codec::{Codec, Decoder, Encode, Handle, SliceReader, from_slice, to_vec};
+use std::cell::Cell;
+
+#[allow(unsafe_code)]
+mod counting {
+    use std::alloc::{GlobalAlloc, Layout, System};
+
+    /// Counts the allocations of the thread that asked (see `super::count_allocs`).
+    pub struct Counting;
+
+    // SAFETY: every method forwards to `System` with the caller's arguments
+    // unchanged, so `System`'s guarantees hold; counting touches only a
+    // thread-local `Cell` (no allocation, no reentrancy).
+    unsafe impl GlobalAlloc for Counting {
+        unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+            super::note_alloc();
+            // SAFETY: forwarded unchanged; the caller upholds `alloc`'s contract.
+            unsafe { System.alloc(layout) }
+        }
+        unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+            // SAFETY: `ptr` came from `System.alloc` with this `layout`.
+            unsafe { System.dealloc(ptr, layout) }
+        }
+        unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+            super::note_alloc();
+            // SAFETY: `ptr` came from `System` with `layout`; forwarded unchanged.
+            unsafe { System.realloc(ptr, layout, new_size) }
+        }
+    }
+
+    #[global_allocator]
+    static GLOBAL: Counting = Counting;
+}
+
+thread_local! {
+    /// Allocations of this thread while counting; `None` when not counting.
+    static ALLOCS: Cell<Option<usize>> = const { Cell::new(None) };
+}
+
+fn note_alloc() {
+    // `try_with`: the thread-local may be gone while the thread shuts down.
+    let _ = ALLOCS.try_with(|c| {
+        if let Some(n) = c.get() {
+            c.set(Some(n + 1));
+        }
+    });
+}
+
+/// Allocations made by this thread (other test threads do not count) during `f`.
+fn count_allocs(f: impl FnOnce()) -> usize {
+    ALLOCS.with(|c| c.set(Some(0)));
+    f();
+    ALLOCS.with(|c| c.take()).unwrap_or(0)
+}
+
+#[derive(Codec, Debug, Clone, Copy, PartialEq)]
+struct Inner {
+    a: u16,
+    b: bool,
+}
+
+#[derive(Codec, Debug, Clone, Copy, PartialEq)]
+struct Reading {
+    id: u64,
+    temp: f64,
+    delta: i32,
+    ok: bool,
+    pos: (f32, f32),
+    raw: [u8; 4],
+    inner: Inner,
+    maybe: Option<u32>,
+}
+
+fn reading(i: u64) -> Reading {
+    Reading {
+        id: i,
+        temp: 20.5 + i as f64,
+        delta: -(i as i32),
+        ok: i.is_multiple_of(2),
+        pos: (1.5, -2.5),
+        raw: [1, 2, 3, i as u8],
+        inner: Inner {
+            a: i as u16,
+            b: true,
+        },
+        maybe: if i.is_multiple_of(3) {
+            None
+        } else {
+            Some(i as u32)
+        },
+    }
+}
+
+#[test]
+fn reused_buffer_encoding_allocates_nothing() {
+    each_handle!(h => {
+        let mut buf: Vec<u8> = Vec::with_capacity(64 * 1024);
+        let mut enc = h.encoder(&mut buf);
+        // Warm up (binc interns field names as symbols on first use).
+        reading(0).encode(&mut enc).unwrap();
+        let n = count_allocs(|| {
+            for i in 0..1000 {
+                enc.writer_mut().clear();
+                reading(i).encode(&mut enc).unwrap();
+            }
+        });
+        assert_eq!(n, 0, "{}: {n} allocations for 1000 encodes", h.name());
+        // The one-call helper appending into a reused Vec also allocates nothing
+        // once the Vec is big enough.
+        let mut out = Vec::with_capacity(64 * 1024);
+        let n = count_allocs(|| {
+            for i in 0..1000 {
+                out.clear();
+                codec::encode_into(&reading(i), &h, &mut out).unwrap();
+            }
+        });
+        if h.name() != "binc" {
+            // binc: a fresh encoder has a fresh symbol table, which allocates.
+            assert_eq!(n, 0, "{}: encode_into allocated {n} times", h.name());
+        }
+        // And the output is what a fresh encoder writes.
+        assert_eq!(out, to_vec(&reading(999), &h).unwrap(), "{}", h.name());
+    });
+}
+
+#[test]
+fn encoder_reset_onto_a_new_writer() {
+    each_handle!(h => {
+        let mut enc = h.encoder(Vec::with_capacity(256));
+        reading(1).encode(&mut enc).unwrap();
+        let first = enc.reset(Vec::with_capacity(256));
+        assert_eq!(first, to_vec(&reading(1), &h).unwrap(), "{}", h.name());
+        reading(2).encode(&mut enc).unwrap();
+        let second = enc.reset(Vec::new());
+        // Per-stream state (binc symbols, JSON separators) starts afresh.
+        assert_eq!(second, to_vec(&reading(2), &h).unwrap(), "{}", h.name());
+    });
+}
+
+#[test]
+fn decoder_reset_onto_a_new_reader_keeps_scratch() {
+    each_handle!(h => {
+        let docs: Vec<Vec<u8>> = (0..100).map(|i| to_vec(&reading(i), &h).unwrap()).collect();
+        let mut dec: Decoder<'_, SliceReader<'_>, _> = h.decoder(&docs[0]);
+        let mut target = reading(0);
+        // Warm-up pass: the scratch buffer grows to its working size once.
+        for d in &docs {
+            dec.reset(SliceReader::new(d));
+            dec.decode_into(&mut target).unwrap();
+        }
+        let n = count_allocs(|| {
+            for (i, d) in docs.iter().enumerate() {
+                dec.reset(SliceReader::new(d));
+                dec.decode_into(&mut target).unwrap();
+                dec.finish().unwrap();
+                assert_eq!(target, reading(i as u64));
+            }
+        });
+        if h.name() != "binc" {
+            // binc: reset gives the decoder a fresh symbol table, which allocates.
+            assert_eq!(n, 0, "{}: {n} allocations decoding 100 documents", h.name());
+        }
+        // A plain decode gives the same values.
+        for (i, d) in docs.iter().enumerate() {
+            assert_eq!(from_slice::<Reading, _>(d, &h).unwrap(), reading(i as u64));
+        }
+    });
+}

@@ -1,0 +1,101 @@
+//! Derived target types of every shape the derive produces: a map struct, a
+//! `toarray` struct, an enum, borrowed `&'de str` / `&'de [u8]` fields, and
+//! nesting through `Option`, `Box`, `Vec` and `BTreeMap`.
+//!
+//! The fields avoid `HashMap` so that re-encoding is deterministic.
+
+use codec::Codec;
+use std::borrow::Cow;
+use std::collections::BTreeMap;
+
+/// A struct written as a map, with renamed, optional, omit-empty and byte fields.
+#[derive(Codec, Debug, Clone, PartialEq)]
+pub struct Record {
+    /// An unsigned id.
+    pub id: u64,
+    /// A renamed text field.
+    #[codec(rename = "n")]
+    pub name: String,
+    /// A signed number.
+    pub score: i32,
+    /// A flag.
+    pub ok: bool,
+    /// Text items.
+    pub tags: Vec<String>,
+    /// Written only when present.
+    #[codec(omitempty)]
+    pub note: Option<String>,
+    /// A byte string.
+    pub blob: Vec<u8>,
+    /// A float (compared through its encoding: NaN must survive).
+    pub ratio: f64,
+}
+
+/// A struct written as an array of its fields (`#[codec(toarray)]`).
+#[derive(Codec, Debug, Clone, PartialEq)]
+#[codec(toarray)]
+pub struct Row {
+    /// A small unsigned number.
+    pub a: u8,
+    /// A signed 64-bit number.
+    pub b: i64,
+    /// Text.
+    pub c: String,
+    /// An optional list.
+    pub d: Option<Vec<u16>>,
+    /// A fixed-size array.
+    pub e: [i8; 3],
+}
+
+/// An externally tagged enum with unit, newtype, tuple and struct variants.
+#[derive(Codec, Debug, Clone, PartialEq)]
+pub enum Shape {
+    /// A unit variant.
+    Empty,
+    /// A newtype variant.
+    Circle(u32),
+    /// A tuple variant.
+    Segment(i16, i16),
+    /// A struct variant, renamed.
+    #[codec(rename = "rect")]
+    Rect {
+        /// Width.
+        w: u32,
+        /// Height.
+        h: u32,
+    },
+    /// A variant holding a nested struct.
+    Labeled(Row),
+}
+
+/// Fields that borrow from the input when decoding from a slice.
+#[derive(Codec, Debug, Clone, PartialEq)]
+pub struct Borrowed<'a> {
+    /// Borrowed text.
+    pub name: &'a str,
+    /// Borrowed text items.
+    pub parts: Vec<&'a str>,
+    /// Borrowed bytes.
+    pub raw: &'a [u8],
+    /// Borrowed when possible, owned when the format had to unescape.
+    pub cow: Cow<'a, str>,
+    /// Optional borrowed text.
+    pub maybe: Option<&'a str>,
+}
+
+/// Deep nesting through every container the derive supports.
+#[derive(Codec, Debug, Clone, PartialEq)]
+pub struct Tree {
+    /// A recursive child: nesting is bounded only by `max_depth`.
+    pub child: Option<Box<Tree>>,
+    /// A list of map structs.
+    pub records: Vec<Record>,
+    /// Text keys to lists of optional numbers.
+    pub index: BTreeMap<String, Vec<Option<i64>>>,
+    /// Integer keys to enums.
+    pub shapes: BTreeMap<u32, Shape>,
+    /// A toarray struct inside a map struct.
+    pub row: Option<Row>,
+    /// A tuple.
+    pub pair: (u16, String),
+}
