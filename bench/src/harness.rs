@@ -109,10 +109,40 @@ pub struct Typed<T> {
     pub family: Family,
     /// `true` for our handles (`CodecSuite`), `false` for peers (`XSuite`).
     pub ours: bool,
+    /// `true` when structs are written positionally (arrays of values, or no
+    /// header at all), without field names: msgpacker, our `msgpack-toarray`.
+    /// The report also compares like with like on this.
+    pub positional: bool,
     /// Encoder.
     pub encode: EncodeFn<T>,
     /// Decoder.
     pub decode: DecodeFn<T>,
+}
+
+impl<T> Typed<T> {
+    /// The description of this implementation, without its functions.
+    #[must_use]
+    pub fn imp(&self) -> Imp {
+        Imp {
+            name: self.name,
+            family: self.family,
+            ours: self.ours,
+            positional: self.positional,
+        }
+    }
+}
+
+/// What a case records about its implementation.
+#[derive(Clone, Copy, Debug)]
+pub struct Imp {
+    /// Implementation name.
+    pub name: &'static str,
+    /// Format family.
+    pub family: Family,
+    /// `true` for our handles.
+    pub ours: bool,
+    /// `true` when structs are written without field names.
+    pub positional: bool,
 }
 
 impl<T> Clone for Typed<T> {
@@ -134,6 +164,8 @@ pub struct Case {
     pub op: Op,
     /// `true` for our handles.
     pub ours: bool,
+    /// `true` when structs are written without field names (see [`Typed::positional`]).
+    pub positional: bool,
     /// Size of the encoded form, in bytes.
     pub encoded_len: usize,
     /// Performs the operation once.
@@ -241,23 +273,21 @@ impl Registry {
     }
 
     /// Adds one already-checked case.
-    #[allow(clippy::too_many_arguments)]
     pub fn push(
         &mut self,
         dataset: &str,
-        implementation: &str,
-        family: Family,
-        ours: bool,
+        imp: Imp,
         op: Op,
         encoded_len: usize,
         run: Box<dyn FnMut()>,
     ) {
         self.cases.push(Case {
             dataset: dataset.to_owned(),
-            implementation: implementation.to_owned(),
-            family,
+            implementation: imp.name.to_owned(),
+            family: imp.family,
             op,
-            ours,
+            ours: imp.ours,
+            positional: imp.positional,
             encoded_len,
             run,
         });
@@ -307,9 +337,7 @@ impl Registry {
             let mut s = Scratch::default();
             self.push(
                 dataset,
-                imp.name,
-                imp.family,
-                imp.ours,
+                imp.imp(),
                 Op::Encode,
                 len,
                 Box::new(move || {
@@ -321,9 +349,7 @@ impl Registry {
             let mut s = Scratch::default();
             self.push(
                 dataset,
-                imp.name,
-                imp.family,
-                imp.ours,
+                imp.imp(),
                 Op::Decode,
                 len,
                 Box::new(move || {
@@ -371,9 +397,7 @@ impl Registry {
         let encode = dynamic.encode;
         self.push(
             dataset,
-            dynamic.name,
-            dynamic.family,
-            dynamic.ours,
+            dynamic.imp(),
             Op::Encode,
             len,
             Box::new(move || {
@@ -384,9 +408,7 @@ impl Registry {
         let decode = dynamic.decode;
         self.push(
             dataset,
-            dynamic.name,
-            dynamic.family,
-            dynamic.ours,
+            dynamic.imp(),
             Op::Decode,
             len,
             Box::new(move || {
@@ -400,12 +422,12 @@ impl Registry {
     pub fn borrowed(
         &mut self,
         dataset: &str,
-        imp: (&'static str, Family, bool),
+        imp: Imp,
         bytes: Rc<Vec<u8>>,
         check: impl Fn(&[u8]) -> Res<bool>,
         mut run: impl FnMut(&[u8]) + 'static,
     ) {
-        let (name, family, ours) = imp;
+        let name = imp.name;
         if !self.wants(dataset, name) {
             return;
         }
@@ -417,9 +439,7 @@ impl Registry {
         let len = bytes.len();
         self.push(
             dataset,
-            name,
-            family,
-            ours,
+            imp,
             Op::DecodeBorrowed,
             len,
             Box::new(move || run(black_box(&bytes))),

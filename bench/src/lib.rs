@@ -10,8 +10,9 @@
 //!   criterion bench `codec_x_suite` and the round-trip tests.
 //! * [`alloc`]: the counting global allocator behind the allocation figures.
 //!
-//! Look for `// CODEC:` comments: they mark where our own `#[derive(Codec)]`
-//! and `#[codec(...)]` attributes go, and where our handles get registered.
+//! Every dataset type derives our `codec::Codec` beside the peers' derives,
+//! with `#[codec(...)]` attributes mirroring what the serde attributes say;
+//! our handles are wired in [`peers::ours`].
 
 pub mod alloc;
 pub mod datasets;

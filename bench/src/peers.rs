@@ -19,20 +19,25 @@
 //! | bitcode | `Buffer::encode` (a reused `bitcode::Buffer`) | `Buffer::decode` |
 //! | postcard | `to_extend` into the cleared buffer | `from_bytes` |
 //!
-//! CODEC: our five handles get `Typed` constructors here (`codec_msgpack`,
-//! `codec_cbor`, `codec_binc`, `codec_simple`, `codec_json` with `ours: true`,
-//! plus `AnyHandle-<handle>` variants for the run-time path) and are added to
-//! each dataset's list in [`register_all`] (see [`ours`]).
+//! Our handles (see [`ours`]) encode with `codec::encode_into` into the
+//! cleared, reused buffer and decode with `codec::from_slice`, on a concrete
+//! handle (static path: `msgpack`, `msgpack-toarray`, `cbor`, `binc`,
+//! `simple`, `json`) or on an `AnyHandle` (run-time path:
+//! `AnyHandle-<handle>`); every dataset list ends with them.
 
 use std::rc::Rc;
+use std::sync::LazyLock;
 
+use codec::{
+    AnyHandle, BincHandle, CborHandle, DecodeOwned, Encode, JsonHandle, MsgpackHandle, SimpleHandle,
+};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use crate::datasets::{
     canada, citm, color_group, fxcbor, log, mesh, minecraft, mk48, polyglot, test_struc, twitter,
 };
-use crate::harness::{Family, Registry, Res, Scratch, Typed};
+use crate::harness::{Family, Imp, Registry, Res, Scratch, Typed};
 
 /// Every dataset name, as used in reports and benchmark ids.
 pub const DATASETS: &[&str] = &[
@@ -83,6 +88,7 @@ pub fn serde_json<T: Serialize + DeserializeOwned>() -> Typed<T> {
         name: "serde_json",
         family: Family::Json,
         ours: false,
+        positional: false,
         encode: |v, s| encode_into(s, |b| serde_json::to_writer(b, v).map_err(err)),
         decode: |b, _| serde_json::from_slice(b).map_err(err),
     }
@@ -95,6 +101,7 @@ pub fn sonic_rs<T: Serialize + DeserializeOwned>() -> Typed<T> {
         name: "sonic-rs",
         family: Family::Json,
         ours: false,
+        positional: false,
         encode: |v, s| encode_into(s, |b| sonic_rs::to_writer(b, v).map_err(err)),
         decode: |b, _| sonic_rs::from_slice(b).map_err(err),
     }
@@ -107,6 +114,7 @@ pub fn simd_json<T: Serialize + DeserializeOwned>() -> Typed<T> {
         name: "simd-json",
         family: Family::Json,
         ours: false,
+        positional: false,
         encode: |v, s| encode_into(s, |b| simd_json::serde::to_writer(b, v).map_err(err)),
         decode: |b, s| {
             s.input.clear();
@@ -123,6 +131,7 @@ pub fn rmp_serde<T: Serialize + DeserializeOwned>() -> Typed<T> {
         name: "rmp-serde",
         family: Family::MsgPack,
         ours: false,
+        positional: false,
         encode: |v, s| encode_into(s, |b| rmp_serde::encode::write_named(b, v).map_err(err)),
         decode: |b, _| rmp_serde::from_slice(b).map_err(err),
     }
@@ -135,6 +144,7 @@ pub fn ciborium<T: Serialize + DeserializeOwned>() -> Typed<T> {
         name: "ciborium",
         family: Family::Cbor,
         ours: false,
+        positional: false,
         encode: |v, s| encode_into(s, |b| ciborium::into_writer(v, b).map_err(err)),
         decode: |b, _| ciborium::from_reader(b).map_err(err),
     }
@@ -147,6 +157,7 @@ pub fn cbor4ii<T: Serialize + DeserializeOwned>() -> Typed<T> {
         name: "cbor4ii",
         family: Family::Cbor,
         ours: false,
+        positional: false,
         encode: |v, s| {
             let mut buf = std::mem::take(&mut s.buf);
             buf.clear();
@@ -164,6 +175,7 @@ pub fn postcard<T: Serialize + DeserializeOwned>() -> Typed<T> {
         name: "postcard",
         family: Family::Binary,
         ours: false,
+        positional: false,
         encode: |v, s| {
             let buf = std::mem::take(&mut s.buf);
             s.buf = postcard::to_extend(v, {
@@ -185,6 +197,7 @@ pub fn bitcode_serde<T: Serialize + DeserializeOwned>() -> Typed<T> {
         name: "bitcode",
         family: Family::Binary,
         ours: false,
+        positional: false,
         encode: |v, s| {
             s.buf = bitcode::serialize(v).map_err(err)?;
             Ok(&s.buf)
@@ -223,6 +236,7 @@ pub fn zerompk<T: zerompk::ToMessagePack + for<'a> zerompk::FromMessagePack<'a>>
         name: "zerompk",
         family: Family::MsgPack,
         ours: false,
+        positional: false,
         encode: |v, s| encode_into(s, |b| zerompk::write_msgpack(b, v).map_err(err)),
         decode: |b, _| zerompk::from_msgpack(b).map_err(err),
     }
@@ -235,6 +249,7 @@ pub fn msgpacker<T: msgpacker::Packable + msgpacker::Unpackable>() -> Typed<T> {
         name: "msgpacker",
         family: Family::MsgPack,
         ours: false,
+        positional: true,
         encode: |v, s| {
             encode_into(s, |b| {
                 v.pack(b);
@@ -252,6 +267,7 @@ pub fn minicbor<T: minicbor::Encode<()> + for<'b> minicbor::Decode<'b, ()>>() ->
         name: "minicbor",
         family: Family::Cbor,
         ours: false,
+        positional: false,
         encode: |v, s| encode_into(s, |b| minicbor::encode(v, b).map_err(err)),
         decode: |b, _| minicbor::decode(b).map_err(err),
     }
@@ -264,19 +280,146 @@ pub fn bitcode<T: bitcode::Encode + for<'a> bitcode::Decode<'a>>() -> Typed<T> {
         name: "bitcode",
         family: Family::Binary,
         ours: false,
+        positional: false,
         encode: |v, s| Ok(s.bitcode.encode(v)),
         decode: |b, s| s.bitcode.decode(b).map_err(err),
     }
 }
 
-/// Our handles for type `T`.
-///
-/// CODEC: return `codec_msgpack(), codec_cbor(), ...` (and their
-/// `AnyHandle-*` variants) once the core API exists; every dataset below
-/// already appends this list.
+// ---- our handles ------------------------------------------------------
+
+/// Our handles, each configured once (as an application would) and shared by
+/// every case. `MSGPACK` is the default: current spec (`write_ext = true`),
+/// structs as maps with field names, like zerompk `#[msgpack(map)]` and
+/// rmp-serde `write_named`; `MSGPACK_TOARRAY` writes structs as arrays of
+/// values (`Options::struct_to_array`), the positional layout of msgpacker.
+static MSGPACK: LazyLock<MsgpackHandle> = LazyLock::new(MsgpackHandle::default);
+static MSGPACK_TOARRAY: LazyLock<MsgpackHandle> = LazyLock::new(|| {
+    let mut h = MsgpackHandle::default();
+    h.options = h.options.struct_to_array(true);
+    h
+});
+static CBOR: LazyLock<CborHandle> = LazyLock::new(CborHandle::default);
+static BINC: LazyLock<BincHandle> = LazyLock::new(BincHandle::default);
+static SIMPLE: LazyLock<SimpleHandle> = LazyLock::new(SimpleHandle::default);
+static JSON: LazyLock<JsonHandle> = LazyLock::new(JsonHandle::default);
+
+/// The run-time path: an [`AnyHandle`] chosen by name; every call matches on
+/// the format once, then runs the static path.
+fn any(name: &str) -> AnyHandle {
+    AnyHandle::from_name(name).unwrap_or_else(|e| panic!("AnyHandle {name}: {e}"))
+}
+static ANY_MSGPACK: LazyLock<AnyHandle> = LazyLock::new(|| any("msgpack"));
+static ANY_CBOR: LazyLock<AnyHandle> = LazyLock::new(|| any("cbor"));
+static ANY_BINC: LazyLock<AnyHandle> = LazyLock::new(|| any("binc"));
+static ANY_SIMPLE: LazyLock<AnyHandle> = LazyLock::new(|| any("simple"));
+static ANY_JSON: LazyLock<AnyHandle> = LazyLock::new(|| any("json"));
+
+/// Defines the `Typed` constructor of one of our handles: static path
+/// (`codec::encode_into` into the cleared, reused buffer; `codec::from_slice`)
+/// or run-time path (the same calls on an `AnyHandle`).
+macro_rules! our_handle {
+    ($(#[$doc:meta])* $f:ident, $name:literal, $family:expr, $positional:literal, static $h:ident) => {
+        $(#[$doc])*
+        #[must_use]
+        pub fn $f<T: Encode + DecodeOwned>() -> Typed<T> {
+            Typed {
+                name: $name,
+                family: $family,
+                ours: true,
+                positional: $positional,
+                encode: |v, s| encode_into(s, |b| codec::encode_into(v, &*$h, b).map_err(err)),
+                decode: |b, _| codec::from_slice(b, &*$h).map_err(err),
+            }
+        }
+    };
+    ($(#[$doc:meta])* $f:ident, $name:literal, $family:expr, any $h:ident) => {
+        $(#[$doc])*
+        #[must_use]
+        pub fn $f<T: Encode + DecodeOwned>() -> Typed<T> {
+            Typed {
+                name: $name,
+                family: $family,
+                ours: true,
+                positional: false,
+                encode: |v, s| encode_into(s, |b| $h.encode_into(v, b).map_err(err)),
+                decode: |b, _| $h.from_slice(b).map_err(err),
+            }
+        }
+    };
+}
+
+our_handle!(
+    /// Our `MsgpackHandle` (default: current spec, structs as maps).
+    codec_msgpack, "msgpack", Family::MsgPack, false, static MSGPACK
+);
+our_handle!(
+    /// Our `MsgpackHandle` with `struct_to_array`: structs as arrays of values.
+    codec_msgpack_toarray, "msgpack-toarray", Family::MsgPack, true, static MSGPACK_TOARRAY
+);
+our_handle!(
+    /// Our `CborHandle` (default).
+    codec_cbor, "cbor", Family::Cbor, false, static CBOR
+);
+our_handle!(
+    /// Our `BincHandle` (default).
+    codec_binc, "binc", Family::Binc, false, static BINC
+);
+our_handle!(
+    /// Our `SimpleHandle` (default).
+    codec_simple, "simple", Family::Simple, false, static SIMPLE
+);
+our_handle!(
+    /// Our `JsonHandle` (default).
+    codec_json, "json", Family::Json, false, static JSON
+);
+our_handle!(
+    /// `AnyHandle::from_name("msgpack")`.
+    any_msgpack, "AnyHandle-msgpack", Family::MsgPack, any ANY_MSGPACK
+);
+our_handle!(
+    /// `AnyHandle::from_name("cbor")`.
+    any_cbor, "AnyHandle-cbor", Family::Cbor, any ANY_CBOR
+);
+our_handle!(
+    /// `AnyHandle::from_name("binc")`.
+    any_binc, "AnyHandle-binc", Family::Binc, any ANY_BINC
+);
+our_handle!(
+    /// `AnyHandle::from_name("simple")`.
+    any_simple, "AnyHandle-simple", Family::Simple, any ANY_SIMPLE
+);
+our_handle!(
+    /// `AnyHandle::from_name("json")`.
+    any_json, "AnyHandle-json", Family::Json, any ANY_JSON
+);
+
+/// Our five handles on the static path (plus `msgpack-toarray`).
 #[must_use]
-pub fn ours<T>() -> Vec<Typed<T>> {
-    Vec::new()
+pub fn ours_static<T: Encode + DecodeOwned>() -> Vec<Typed<T>> {
+    vec![
+        codec_msgpack(),
+        codec_msgpack_toarray(),
+        codec_cbor(),
+        codec_binc(),
+        codec_simple(),
+        codec_json(),
+    ]
+}
+
+/// Our handles for type `T`: the static path ([`ours_static`]) and the
+/// run-time path (`AnyHandle-<handle>`). Every dataset list appends these.
+#[must_use]
+pub fn ours<T: Encode + DecodeOwned>() -> Vec<Typed<T>> {
+    let mut v = ours_static();
+    v.extend([
+        any_msgpack(),
+        any_cbor(),
+        any_binc(),
+        any_simple(),
+        any_json(),
+    ]);
+    v
 }
 
 // ---- dynamic values ----------------------------------------------------
@@ -285,8 +428,24 @@ pub fn ours<T>() -> Vec<Typed<T>> {
 /// decodes its own encoding of `source` into its own dynamic value type.
 fn register_values<T>(reg: &mut Registry, dataset: &str, source: &T)
 where
-    T: Serialize + DeserializeOwned,
+    T: Serialize + DeserializeOwned + Encode + DecodeOwned,
 {
+    // Ours: each handle decodes its own encoding into `codec::Value`.
+    reg.dynamic(
+        dataset,
+        source,
+        codec_msgpack(),
+        codec_msgpack::<codec::Value>(),
+    );
+    reg.dynamic(dataset, source, codec_cbor(), codec_cbor::<codec::Value>());
+    reg.dynamic(dataset, source, codec_binc(), codec_binc::<codec::Value>());
+    reg.dynamic(
+        dataset,
+        source,
+        codec_simple(),
+        codec_simple::<codec::Value>(),
+    );
+    reg.dynamic(dataset, source, codec_json(), codec_json::<codec::Value>());
     reg.dynamic(
         dataset,
         source,
@@ -503,11 +662,14 @@ fn register_fxcbor(reg: &mut Registry) {
     );
     if reg.wants_dataset("fxcbor_bytes") {
         let v = Rc::new(serde_bytes::ByteBuf::from(fxcbor::bytes()));
-        reg.typed("fxcbor_bytes", &v, &list![serde_all()]);
+        reg.typed("fxcbor_bytes", &v, &serde_all());
         let v = Rc::new(minicbor::bytes::ByteVec::from(fxcbor::bytes()));
         reg.typed("fxcbor_bytes", &v, &[minicbor()]);
         let v = Rc::new(fxcbor::bytes());
-        reg.typed("fxcbor_bytes", &v, &[bitcode()]);
+        // `Vec<u8>` is a byte string in our codec natively.
+        let mut imps = vec![bitcode()];
+        imps.extend(ours());
+        reg.typed("fxcbor_bytes", &v, &imps);
         reg.gap(
             "fxcbor_bytes",
             "zerompk",
@@ -528,10 +690,18 @@ fn register_log_borrowed(
 ) {
     macro_rules! borrowed {
         ($name:literal, $family:expr, |$b:ident| $decode:expr) => {
+            borrowed!($name, $family, false, |$b| $decode)
+        };
+        ($name:literal, $family:expr, $ours:literal, |$b:ident| $decode:expr) => {
             if let Some((_, bytes)) = encoded.iter().find(|(n, _)| *n == $name) {
                 reg.borrowed(
                     "log",
-                    ($name, $family, false),
+                    Imp {
+                        name: $name,
+                        family: $family,
+                        ours: $ours,
+                        positional: false,
+                    },
                     Rc::clone(bytes),
                     |$b| {
                         let v: log::LogsBorrowed<'_> = $decode.map_err(err)?;
@@ -564,7 +734,29 @@ fn register_log_borrowed(
         "DecodeBorrowed: not wired yet (MsgPackerBorrowed)",
     );
     reg.gap("log", "bitcode", "DecodeBorrowed: not wired yet");
-    // CODEC: add our handles' DecodeBorrowed cases here.
+    // Ours: static path, then run-time path.
+    borrowed!("msgpack", Family::MsgPack, true, |b| codec::from_slice(
+        b, &*MSGPACK
+    ));
+    borrowed!("msgpack-toarray", Family::MsgPack, true, |b| {
+        codec::from_slice(b, &*MSGPACK_TOARRAY)
+    });
+    borrowed!("cbor", Family::Cbor, true, |b| codec::from_slice(b, &*CBOR));
+    borrowed!("binc", Family::Binc, true, |b| codec::from_slice(b, &*BINC));
+    borrowed!("simple", Family::Simple, true, |b| codec::from_slice(
+        b, &*SIMPLE
+    ));
+    borrowed!("json", Family::Json, true, |b| codec::from_slice(b, &*JSON));
+    borrowed!("AnyHandle-msgpack", Family::MsgPack, true, |b| ANY_MSGPACK
+        .from_slice(b));
+    borrowed!("AnyHandle-cbor", Family::Cbor, true, |b| ANY_CBOR
+        .from_slice(b));
+    borrowed!("AnyHandle-binc", Family::Binc, true, |b| ANY_BINC
+        .from_slice(b));
+    borrowed!("AnyHandle-simple", Family::Simple, true, |b| ANY_SIMPLE
+        .from_slice(b));
+    borrowed!("AnyHandle-json", Family::Json, true, |b| ANY_JSON
+        .from_slice(b));
 }
 
 fn register_documents(reg: &mut Registry) {

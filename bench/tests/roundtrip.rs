@@ -1,5 +1,5 @@
-//! Every dataset equals itself after a round trip through every peer (and,
-//! once wired, every one of our handles) before anything is timed.
+//! Every dataset equals itself after a round trip through every peer and
+//! every one of our handles before anything is timed.
 
 use bench::harness::Op;
 
@@ -31,6 +31,58 @@ fn every_dataset_round_trips_through_every_implementation() {
         (c.run)();
     }
     assert!(reg.cases.iter().any(|c| c.op == Op::DecodeBorrowed));
+}
+
+/// Our handles, static and run-time path, have an `Encode` and a `Decode`
+/// case on every dataset (so none was silently left out), and `log` has
+/// their `DecodeBorrowed` cases.
+#[test]
+fn our_handles_cover_every_dataset() {
+    let reg = bench::peers::registry(None);
+    let ours = [
+        "msgpack",
+        "msgpack-toarray",
+        "cbor",
+        "binc",
+        "simple",
+        "json",
+        "AnyHandle-msgpack",
+        "AnyHandle-cbor",
+        "AnyHandle-binc",
+        "AnyHandle-simple",
+        "AnyHandle-json",
+    ];
+    let has = |ds: &str, imp: &str, op: Op| {
+        reg.cases
+            .iter()
+            .any(|c| c.ours && c.dataset == ds && c.implementation == imp && c.op == op)
+    };
+    for ds in bench::peers::DATASETS {
+        // `Value` datasets: the static handles only (msgpack-toarray writes
+        // the same Value as msgpack).
+        let dynamic = *ds == "value" || *ds == "fxcbor_dynmap" || ds.ends_with("_value");
+        for imp in ours {
+            if dynamic && (imp.starts_with("AnyHandle") || imp == "msgpack-toarray") {
+                continue;
+            }
+            for op in [Op::Encode, Op::Decode] {
+                assert!(has(ds, imp, op), "no CodecSuite/{ds}/{imp}/{op}");
+            }
+        }
+    }
+    for imp in ours {
+        assert!(
+            has("log", imp, Op::DecodeBorrowed),
+            "no CodecSuite/log/{imp}/DecodeBorrowed"
+        );
+    }
+    let id = reg
+        .cases
+        .iter()
+        .find(|c| c.ours)
+        .map(bench::harness::Case::id)
+        .unwrap_or_default();
+    assert!(id.starts_with("CodecSuite/"), "{id}");
 }
 
 #[test]

@@ -54,6 +54,7 @@ struct Measured {
     family: String,
     op: String,
     ours: bool,
+    positional: bool,
     ns_per_op: f64,
     mb_per_s: f64,
     encoded_len: usize,
@@ -61,6 +62,9 @@ struct Measured {
     alloc_bytes_per_op: f64,
     iterations: u64,
     ratio_to_fastest_peer: Option<f64>,
+    /// Ratio to the fastest peer of the same family, op and struct layout
+    /// (field names or positional), when such a peer exists.
+    ratio_to_same_layout_peer: Option<f64>,
 }
 
 struct State {
@@ -156,6 +160,7 @@ fn main() {
                 family: s.case.family.name().to_owned(),
                 op: s.case.op.name().to_owned(),
                 ours: s.case.ours,
+                positional: s.case.positional,
                 ns_per_op: ns,
                 mb_per_s: s.case.encoded_len as f64 / ns * 1e3,
                 encoded_len: s.case.encoded_len,
@@ -163,23 +168,32 @@ fn main() {
                 alloc_bytes_per_op: s.bytes as f64 / s.iterations as f64,
                 iterations: s.iterations,
                 ratio_to_fastest_peer: None,
+                ratio_to_same_layout_peer: None,
             }
         })
         .collect();
 
-    // Ratio of each of our handles to the fastest peer of its family and op.
+    // Ratio of each of our handles to the fastest peer of its family and op,
+    // and to the fastest peer that also writes structs the same way (with
+    // field names, or positionally).
     let mut fastest: BTreeMap<(String, String, String), f64> = BTreeMap::new();
+    let mut fastest_layout: BTreeMap<(String, String, String, bool), f64> = BTreeMap::new();
     for r in results.iter().filter(|r| !r.ours) {
         let key = (r.dataset.clone(), r.family.clone(), r.op.clone());
-        let e = fastest.entry(key).or_insert(f64::INFINITY);
+        let e = fastest.entry(key.clone()).or_insert(f64::INFINITY);
+        *e = e.min(r.ns_per_op);
+        let e = fastest_layout
+            .entry((key.0, key.1, key.2, r.positional))
+            .or_insert(f64::INFINITY);
         *e = e.min(r.ns_per_op);
     }
     for r in results.iter_mut().filter(|r| r.ours) {
         let key = (r.dataset.clone(), r.family.clone(), r.op.clone());
-        r.ratio_to_fastest_peer = fastest
-            .get(&key)
-            .map(|f| r.ns_per_op / f)
-            .filter(|x| x.is_finite());
+        let ratio = |f: &f64| Some(r.ns_per_op / f).filter(|x| x.is_finite());
+        r.ratio_to_fastest_peer = fastest.get(&key).and_then(ratio);
+        r.ratio_to_same_layout_peer = fastest_layout
+            .get(&(key.0, key.1, key.2, r.positional))
+            .and_then(ratio);
     }
 
     print_markdown(&results, &failures, &gaps, opts.quick, rounds, slice);
@@ -232,7 +246,9 @@ fn print_markdown(
          MB/s is encoded bytes per second; allocations count every alloc/realloc through the \
          global allocator. Encoders write into a reused buffer where the API allows it \
          (see `bench::peers`). Ratios compare each of our handles to the fastest peer of the \
-         same format family and op (< 1 is faster).\n",
+         same format family and op (< 1 is faster); \"same layout\" compares only with peers \
+         that also write structs with field names (or, for `msgpack-toarray`, positionally: \
+         msgpacker).\n",
         rounds,
         slice,
         if quick { " (--quick)" } else { "" }
@@ -275,15 +291,15 @@ fn print_markdown(
         });
         println!("## {dataset}\n");
         println!(
-            "| op | format | implementation | ns/op | MB/s | size (B) | allocs/op | alloc B/op | vs fastest peer |"
+            "| op | format | implementation | ns/op | MB/s | size (B) | allocs/op | alloc B/op | vs fastest peer | same layout |"
         );
-        println!("|---|---|---|---:|---:|---:|---:|---:|---:|");
+        println!("|---|---|---|---:|---:|---:|---:|---:|---:|---:|");
         for r in rows {
-            let ratio = r
-                .ratio_to_fastest_peer
-                .map_or_else(String::new, |x| format!("{x:.2}×"));
+            let show = |x: Option<f64>| x.map_or_else(String::new, |x| format!("{x:.2}×"));
+            let ratio = show(r.ratio_to_fastest_peer);
+            let same = show(r.ratio_to_same_layout_peer);
             println!(
-                "| {} | {} | {}{} | {} | {:.1} | {} | {:.1} | {:.0} | {} |",
+                "| {} | {} | {}{} | {} | {:.1} | {} | {:.1} | {:.0} | {} | {} |",
                 r.op,
                 r.family,
                 if r.ours { "**" } else { "" },
@@ -297,7 +313,8 @@ fn print_markdown(
                 r.encoded_len,
                 r.allocs_per_op,
                 r.alloc_bytes_per_op,
-                ratio
+                ratio,
+                same
             );
         }
         let missing: Vec<_> = gaps.iter().filter(|g| g.dataset == dataset).collect();
@@ -309,10 +326,78 @@ fn print_markdown(
         }
         println!();
     }
+    print_summary(results);
     if !failures.is_empty() {
         println!("## Round-trip failures (not timed)\n");
         for f in failures {
             println!("- {} / {}: {}", f.dataset, f.implementation, f.message);
         }
     }
+}
+
+/// The two summary tables: each of our handles against the fastest peer of
+/// its family, and the run-time path (`AnyHandle-<handle>`) against the
+/// static path, per dataset and op.
+fn print_summary(results: &[Measured]) {
+    let find = |dataset: &str, op: &str, name: &str| {
+        results
+            .iter()
+            .find(|r| r.dataset == dataset && r.op == op && r.implementation == name)
+    };
+    let mut keys: Vec<(&str, &str)> = results
+        .iter()
+        .filter(|r| r.ours)
+        .map(|r| (r.dataset.as_str(), r.op.as_str()))
+        .collect();
+    keys.sort_unstable();
+    keys.dedup();
+    let fmt = |x: Option<f64>| x.map_or_else(|| "–".to_owned(), |x| format!("{x:.2}×"));
+
+    println!("## Summary: our handles / fastest peer of the same format\n");
+    println!(
+        "Time ratio (< 1: we are faster). In parentheses where it differs: against the \
+         fastest peer with the same struct layout (field names; for `msgpack-toarray`, \
+         positional).\n"
+    );
+    let handles = ["msgpack", "msgpack-toarray", "cbor", "json"];
+    println!("| dataset | op | {} |", handles.join(" | "));
+    println!("|---|---|{}", "---:|".repeat(handles.len()));
+    for &(dataset, op) in &keys {
+        let cells: Vec<String> = handles
+            .iter()
+            .map(|h| match find(dataset, op, h) {
+                None => "–".to_owned(),
+                Some(r) => {
+                    let all = fmt(r.ratio_to_fastest_peer);
+                    let same = fmt(r.ratio_to_same_layout_peer);
+                    if all == same {
+                        all
+                    } else {
+                        format!("{all} ({same})")
+                    }
+                }
+            })
+            .collect();
+        println!("| {dataset} | {op} | {} |", cells.join(" | "));
+    }
+    println!();
+
+    println!("## Run-time path: AnyHandle-<handle> / <handle>\n");
+    let handles = ["msgpack", "cbor", "binc", "simple", "json"];
+    println!("| dataset | op | {} |", handles.join(" | "));
+    println!("|---|---|{}", "---:|".repeat(handles.len()));
+    for &(dataset, op) in &keys {
+        let cells: Vec<String> = handles
+            .iter()
+            .map(|h| {
+                let any = find(dataset, op, &format!("AnyHandle-{h}"));
+                let stat = find(dataset, op, h);
+                fmt(any.zip(stat).map(|(a, s)| a.ns_per_op / s.ns_per_op))
+            })
+            .collect();
+        if cells.iter().any(|c| c != "–") {
+            println!("| {dataset} | {op} | {} |", cells.join(" | "));
+        }
+    }
+    println!();
 }

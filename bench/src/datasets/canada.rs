@@ -20,13 +20,13 @@ use std::collections::BTreeMap;
 )]
 #[msgpack(map)]
 #[cbor(map)]
-// CODEC: #[derive(codec::Codec)]
+#[derive(codec::Codec)]
 pub struct Canada {
     /// `"FeatureCollection"`.
     #[serde(rename = "type")]
     #[msgpack(key = "type")]
     #[n(0)]
-    // CODEC: #[codec(rename = "type")]
+    #[codec(rename = "type")]
     pub kind: String,
     /// The features.
     #[n(1)]
@@ -50,13 +50,13 @@ pub struct Canada {
 )]
 #[msgpack(map)]
 #[cbor(map)]
-// CODEC: #[derive(codec::Codec)]
+#[derive(codec::Codec)]
 pub struct Feature {
     /// `"Feature"`.
     #[serde(rename = "type")]
     #[msgpack(key = "type")]
     #[n(0)]
-    // CODEC: #[codec(rename = "type")]
+    #[codec(rename = "type")]
     pub kind: String,
     /// Properties (`{"name": "Canada"}`).
     #[n(1)]
@@ -83,13 +83,13 @@ pub struct Feature {
 )]
 #[msgpack(map)]
 #[cbor(map)]
-// CODEC: #[derive(codec::Codec)]
+#[derive(codec::Codec)]
 pub struct Geometry {
     /// `"Polygon"`.
     #[serde(rename = "type")]
     #[msgpack(key = "type")]
     #[n(0)]
-    // CODEC: #[codec(rename = "type")]
+    #[codec(rename = "type")]
     pub kind: String,
     /// Rings of `[longitude, latitude]` points.
     #[n(1)]

@@ -24,7 +24,8 @@ pub type IdMap<V> = BTreeMap<String, V>;
 #[msgpack(map)]
 #[cbor(map)]
 #[serde(rename_all = "camelCase")]
-// CODEC: #[derive(codec::Codec)] #[codec(rename_all = "camelCase")]
+#[derive(codec::Codec)]
+#[codec(rename_all = "camelCase")]
 pub struct CitmCatalog {
     /// Area names.
     #[n(0)]
@@ -79,7 +80,8 @@ pub struct CitmCatalog {
 #[msgpack(map)]
 #[cbor(map)]
 #[serde(rename_all = "camelCase")]
-// CODEC: #[derive(codec::Codec)] #[codec(rename_all = "camelCase")]
+#[derive(codec::Codec)]
+#[codec(rename_all = "camelCase")]
 pub struct Event {
     /// Always null here.
     #[n(0)]
@@ -96,7 +98,7 @@ pub struct Event {
     /// Subtopics (missing in a few events).
     #[serde(default)]
     #[n(4)]
-    // CODEC: #[codec(default)]
+    #[codec(default)]
     pub sub_topic_ids: Vec<u64>,
     /// Always null here.
     #[n(5)]
@@ -107,7 +109,7 @@ pub struct Event {
     /// Topics (missing in a few events).
     #[serde(default)]
     #[n(7)]
-    // CODEC: #[codec(default)]
+    #[codec(default)]
     pub topic_ids: Vec<u64>,
 }
 
@@ -129,7 +131,8 @@ pub struct Event {
 #[msgpack(map)]
 #[cbor(map)]
 #[serde(rename_all = "camelCase")]
-// CODEC: #[derive(codec::Codec)] #[codec(rename_all = "camelCase")]
+#[derive(codec::Codec)]
+#[codec(rename_all = "camelCase")]
 pub struct Performance {
     /// Event id.
     #[n(0)]
@@ -178,7 +181,8 @@ pub struct Performance {
 #[msgpack(map)]
 #[cbor(map)]
 #[serde(rename_all = "camelCase")]
-// CODEC: #[derive(codec::Codec)] #[codec(rename_all = "camelCase")]
+#[derive(codec::Codec)]
+#[codec(rename_all = "camelCase")]
 pub struct Price {
     /// Amount.
     #[n(0)]
@@ -209,7 +213,8 @@ pub struct Price {
 #[msgpack(map)]
 #[cbor(map)]
 #[serde(rename_all = "camelCase")]
-// CODEC: #[derive(codec::Codec)] #[codec(rename_all = "camelCase")]
+#[derive(codec::Codec)]
+#[codec(rename_all = "camelCase")]
 pub struct SeatCategory {
     /// Areas.
     #[n(0)]
@@ -237,7 +242,8 @@ pub struct SeatCategory {
 #[msgpack(map)]
 #[cbor(map)]
 #[serde(rename_all = "camelCase")]
-// CODEC: #[derive(codec::Codec)] #[codec(rename_all = "camelCase")]
+#[derive(codec::Codec)]
+#[codec(rename_all = "camelCase")]
 pub struct Area {
     /// Id.
     #[n(0)]

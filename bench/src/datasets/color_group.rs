@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
 )]
 #[msgpack(map)]
 #[cbor(map)]
-// CODEC: #[derive(codec::Codec)]
+#[derive(codec::Codec)]
 pub struct ColorGroup {
     /// The id.
     #[n(0)]

@@ -63,48 +63,48 @@ pub fn mss13() -> BTreeMap<String, String> {
 )]
 #[msgpack(map)]
 #[cbor(map)]
-// CODEC: #[derive(codec::Codec)]
+#[derive(codec::Codec)]
 pub struct FxStruct {
     /// `true`.
     #[serde(rename = "T")]
     #[n(0)]
-    // CODEC: #[codec(rename = "T")]
+    #[codec(rename = "T")]
     pub t: bool,
     /// `u64::MAX`.
     #[serde(rename = "Ui")]
     #[n(1)]
-    // CODEC: #[codec(rename = "Ui")]
+    #[codec(rename = "Ui")]
     pub ui: u64,
     /// `-1000`.
     #[serde(rename = "I")]
     #[n(2)]
-    // CODEC: #[codec(rename = "I")]
+    #[codec(rename = "I")]
     pub i: i64,
     /// `-4.1`.
     #[serde(rename = "F")]
     #[n(3)]
-    // CODEC: #[codec(rename = "F")]
+    #[codec(rename = "F")]
     pub f: f64,
     /// `1..=26` as a byte string.
     #[serde(rename = "B", with = "serde_bytes")]
     #[cbor(n(4), with = "minicbor::bytes")]
     #[msgpacker(binary)]
-    // CODEC: #[codec(rename = "B")]
+    #[codec(rename = "B")]
     pub b: Vec<u8>,
     /// The quick brown fox.
     #[serde(rename = "S")]
     #[n(5)]
-    // CODEC: #[codec(rename = "S")]
+    #[codec(rename = "S")]
     pub s: String,
     /// `1..=26` as a list.
     #[serde(rename = "Slci")]
     #[n(6)]
-    // CODEC: #[codec(rename = "Slci")]
+    #[codec(rename = "Slci")]
     pub slci: Vec<i64>,
     /// `a..=n` to upper case.
     #[serde(rename = "Mss")]
     #[n(7)]
-    // CODEC: #[codec(rename = "Mss")]
+    #[codec(rename = "Mss")]
     pub mss: BTreeMap<String, String>,
 }
 
@@ -114,46 +114,47 @@ pub struct FxStruct {
 /// codec) can express it.
 #[derive(Clone, Debug, PartialEq, minicbor::Encode, minicbor::Decode)]
 #[cbor(map)]
-// CODEC: #[derive(codec::Codec)]
+#[derive(codec::Codec)]
 pub struct FxIntKeys {
     /// `true`.
     #[n(1)]
-    // CODEC: #[codec(key = 1)]
+    #[codec(key = 1)]
     pub t: bool,
     /// `u64::MAX`.
     #[n(2)]
-    // CODEC: #[codec(key = 2)]
+    #[codec(key = 2)]
     pub ui: u64,
     /// `-1000`.
     #[n(3)]
-    // CODEC: #[codec(key = 3)]
+    #[codec(key = 3)]
     pub i: i64,
     /// `-4.1`.
     #[n(4)]
-    // CODEC: #[codec(key = 4)]
+    #[codec(key = 4)]
     pub f: f64,
     /// `1..=26` as a byte string.
     #[cbor(n(5), with = "minicbor::bytes")]
-    // CODEC: #[codec(key = 5)]
+    #[codec(key = 5)]
     pub b: Vec<u8>,
     /// The quick brown fox.
     #[n(6)]
-    // CODEC: #[codec(key = 6)]
+    #[codec(key = 6)]
     pub s: String,
     /// `1..=26` as a list.
     #[n(7)]
-    // CODEC: #[codec(key = 7)]
+    #[codec(key = 7)]
     pub slci: Vec<i64>,
     /// `a..=n` to upper case.
     #[n(8)]
-    // CODEC: #[codec(key = 8)]
+    #[codec(key = 8)]
     pub mss: BTreeMap<String, String>,
 }
 
 /// The benchmark value as an array (fxamacker's `toarray`).
 ///
 /// Written as a tuple struct so that every serde format encodes it as an
-/// array; our codec gets `#[codec(toarray)]`.
+/// array, ours included (a tuple struct is an array in our codec;
+/// `#[codec(toarray)]` is for structs with named fields).
 #[derive(
     Clone,
     Debug,
@@ -170,7 +171,7 @@ pub struct FxIntKeys {
 )]
 #[msgpack(array)]
 #[cbor(array)]
-// CODEC: #[derive(codec::Codec)] #[codec(toarray)]
+#[derive(codec::Codec)]
 pub struct FxToArray(
     /// `true`.
     #[n(0)]

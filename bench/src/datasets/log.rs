@@ -25,7 +25,7 @@ pub const LOGS: usize = 10_000;
 )]
 #[msgpack(map)]
 #[cbor(map)]
-// CODEC: #[derive(codec::Codec)]
+#[derive(codec::Codec)]
 pub struct Log {
     /// IPv4 address (an array of four integers for the serde peers; a byte
     /// string in our codec).
@@ -68,7 +68,7 @@ pub struct Log {
 )]
 #[msgpack(map)]
 #[cbor(map)]
-// CODEC: #[derive(codec::Codec)]
+#[derive(codec::Codec)]
 pub struct Logs {
     /// The records.
     #[n(0)]
@@ -89,7 +89,7 @@ pub struct Logs {
 )]
 #[msgpack(map)]
 #[cbor(map)]
-// CODEC: #[derive(codec::Codec)]
+#[derive(codec::Codec)]
 pub struct LogBorrowed<'a> {
     /// IPv4 address.
     #[n(0)]
@@ -128,7 +128,7 @@ pub struct LogBorrowed<'a> {
 )]
 #[msgpack(map)]
 #[cbor(map)]
-// CODEC: #[derive(codec::Codec)]
+#[derive(codec::Codec)]
 pub struct LogsBorrowed<'a> {
     /// The records.
     #[serde(borrow)]

@@ -25,7 +25,7 @@ pub const TRIANGLES: usize = 125_000;
 )]
 #[msgpack(map)]
 #[cbor(map)]
-// CODEC: #[derive(codec::Codec)]
+#[derive(codec::Codec)]
 pub struct Triangle {
     /// First vertex.
     #[n(0)]
@@ -58,7 +58,7 @@ pub struct Triangle {
 )]
 #[msgpack(map)]
 #[cbor(map)]
-// CODEC: #[derive(codec::Codec)]
+#[derive(codec::Codec)]
 pub struct Mesh {
     /// The triangles.
     #[n(0)]

@@ -28,7 +28,7 @@ pub const PLAYERS: usize = 500;
 #[msgpack(c_enum)]
 #[cbor(index_only)]
 #[repr(u8)]
-// CODEC: #[derive(codec::Codec)]
+#[derive(codec::Codec)]
 pub enum GameType {
     /// Survival.
     #[n(0)]
@@ -61,7 +61,7 @@ pub enum GameType {
 )]
 #[msgpack(map)]
 #[cbor(map)]
-// CODEC: #[derive(codec::Codec)]
+#[derive(codec::Codec)]
 pub struct Item {
     /// Stack size.
     #[n(0)]
@@ -91,7 +91,7 @@ pub struct Item {
 )]
 #[msgpack(map)]
 #[cbor(map)]
-// CODEC: #[derive(codec::Codec)]
+#[derive(codec::Codec)]
 pub struct Abilities {
     /// Walking speed.
     #[n(0)]
@@ -133,7 +133,7 @@ pub struct Abilities {
 )]
 #[msgpack(map)]
 #[cbor(map)]
-// CODEC: #[derive(codec::Codec)]
+#[derive(codec::Codec)]
 pub struct Entity {
     /// Entity id.
     #[n(0)]
@@ -202,7 +202,7 @@ pub struct Entity {
 )]
 #[msgpack(map)]
 #[cbor(map)]
-// CODEC: #[derive(codec::Codec)]
+#[derive(codec::Codec)]
 pub struct Vehicle {
     /// UUID.
     #[n(0)]
@@ -229,7 +229,7 @@ pub struct Vehicle {
 )]
 #[msgpack(map)]
 #[cbor(map)]
-// CODEC: #[derive(codec::Codec)]
+#[derive(codec::Codec)]
 pub struct RecipeBook {
     /// Known recipes.
     #[n(0)]
@@ -280,7 +280,7 @@ pub struct RecipeBook {
 )]
 #[msgpack(map)]
 #[cbor(map)]
-// CODEC: #[derive(codec::Codec)]
+#[derive(codec::Codec)]
 pub struct Player {
     /// Game mode.
     #[n(0)]
@@ -385,7 +385,7 @@ pub struct Player {
 )]
 #[msgpack(map)]
 #[cbor(map)]
-// CODEC: #[derive(codec::Codec)]
+#[derive(codec::Codec)]
 pub struct Players {
     /// The players.
     #[n(0)]

@@ -28,7 +28,7 @@ pub const UPDATES: usize = 1_000;
 #[msgpack(c_enum)]
 #[cbor(index_only)]
 #[repr(u8)]
-// CODEC: #[derive(codec::Codec)]
+#[derive(codec::Codec)]
 pub enum EntityType {
     /// Arleigh Burke.
     #[n(0)]
@@ -73,7 +73,7 @@ pub enum EntityType {
 )]
 #[msgpack(map)]
 #[cbor(map)]
-// CODEC: #[derive(codec::Codec)]
+#[derive(codec::Codec)]
 pub struct Vector2f {
     /// x.
     #[n(0)]
@@ -100,7 +100,7 @@ pub struct Vector2f {
 )]
 #[msgpack(map)]
 #[cbor(map)]
-// CODEC: #[derive(codec::Codec)]
+#[derive(codec::Codec)]
 pub struct Transform {
     /// Altitude.
     #[n(0)]
@@ -133,7 +133,7 @@ pub struct Transform {
 )]
 #[msgpack(map)]
 #[cbor(map)]
-// CODEC: #[derive(codec::Codec)]
+#[derive(codec::Codec)]
 pub struct Guidance {
     /// Angle.
     #[n(0)]
@@ -163,7 +163,7 @@ pub struct Guidance {
 )]
 #[msgpack(map)]
 #[cbor(map)]
-// CODEC: #[derive(codec::Codec)]
+#[derive(codec::Codec)]
 pub struct Contact {
     /// Damage.
     #[n(0)]
@@ -208,7 +208,7 @@ pub struct Contact {
 )]
 #[msgpack(map)]
 #[cbor(map)]
-// CODEC: #[derive(codec::Codec)]
+#[derive(codec::Codec)]
 pub struct TerrainUpdate {
     /// Chunk id.
     #[n(0)]
@@ -237,7 +237,7 @@ pub struct TerrainUpdate {
 )]
 #[msgpack(map)]
 #[cbor(map)]
-// CODEC: #[derive(codec::Codec)]
+#[derive(codec::Codec)]
 pub struct Update {
     /// Contacts.
     #[n(0)]
@@ -270,7 +270,7 @@ pub struct Update {
 )]
 #[msgpack(map)]
 #[cbor(map)]
-// CODEC: #[derive(codec::Codec)]
+#[derive(codec::Codec)]
 pub struct Updates {
     /// The updates.
     #[n(0)]

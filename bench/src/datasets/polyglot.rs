@@ -27,7 +27,7 @@ pub const MESSAGES: usize = 1024;
 )]
 #[msgpack(map)]
 #[cbor(map)]
-// CODEC: #[derive(codec::Codec)]
+#[derive(codec::Codec)]
 pub struct Embedded {
     /// Payload bytes.
     #[serde(with = "serde_bytes")]
@@ -56,7 +56,7 @@ pub struct Embedded {
 #[msgpack(c_enum)]
 #[cbor(index_only)]
 #[repr(u8)]
-// CODEC: #[derive(codec::Codec)]
+#[derive(codec::Codec)]
 pub enum Kind {
     /// First.
     #[n(0)]
@@ -89,7 +89,7 @@ pub enum Kind {
 )]
 #[msgpack(map)]
 #[cbor(map)]
-// CODEC: #[derive(codec::Codec)]
+#[derive(codec::Codec)]
 pub struct EnumMessage {
     /// The kind.
     #[n(0)]
@@ -113,7 +113,7 @@ pub struct EnumMessage {
 )]
 #[msgpack(map)]
 #[cbor(map)]
-// CODEC: #[derive(codec::Codec)]
+#[derive(codec::Codec)]
 pub struct Message {
     /// A string.
     #[n(0)]
@@ -149,7 +149,7 @@ pub struct Message {
 )]
 #[msgpack(map)]
 #[cbor(map)]
-// CODEC: #[derive(codec::Codec)]
+#[derive(codec::Codec)]
 pub struct Messages {
     /// The messages.
     #[n(0)]

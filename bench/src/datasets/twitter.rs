@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
     zerompk::FromMessagePack,
 )]
 #[msgpack(map)]
-// CODEC: #[derive(codec::Codec)]
+#[derive(codec::Codec)]
 pub struct Twitter {
     /// The tweets.
     pub statuses: Vec<Status>,
@@ -40,7 +40,7 @@ pub struct Twitter {
     bitcode::Decode,
 )]
 #[msgpack(map)]
-// CODEC: #[derive(codec::Codec)]
+#[derive(codec::Codec)]
 pub struct SearchMetadata {
     /// Seconds taken.
     pub completed_in: f64,
@@ -73,7 +73,7 @@ pub struct SearchMetadata {
     zerompk::FromMessagePack,
 )]
 #[msgpack(map)]
-// CODEC: #[derive(codec::Codec)]
+#[derive(codec::Codec)]
 pub struct Status {
     /// Always null here.
     pub metadata: Metadata,
@@ -111,7 +111,6 @@ pub struct Status {
     pub contributors: Option<String>,
     /// The retweeted tweet.
     #[serde(default)]
-    // CODEC: #[codec(omitempty)]
     pub retweeted_status: Option<Box<Status>>,
     /// Retweets.
     pub retweet_count: u32,
@@ -125,7 +124,6 @@ pub struct Status {
     pub retweeted: bool,
     /// Possibly sensitive.
     #[serde(default)]
-    // CODEC: #[codec(omitempty)]
     pub possibly_sensitive: Option<bool>,
     /// Language.
     pub lang: String,
@@ -144,7 +142,7 @@ pub struct Status {
     bitcode::Decode,
 )]
 #[msgpack(map)]
-// CODEC: #[derive(codec::Codec)]
+#[derive(codec::Codec)]
 pub struct Metadata {
     /// Result type.
     pub result_type: String,
@@ -165,7 +163,7 @@ pub struct Metadata {
     bitcode::Decode,
 )]
 #[msgpack(map)]
-// CODEC: #[derive(codec::Codec)]
+#[derive(codec::Codec)]
 pub struct User {
     /// Id.
     pub id: u64,
@@ -227,7 +225,6 @@ pub struct User {
     pub profile_image_url_https: String,
     /// Banner.
     #[serde(default)]
-    // CODEC: #[codec(omitempty)]
     pub profile_banner_url: Option<String>,
     /// Colour.
     pub profile_link_color: String,
@@ -264,11 +261,10 @@ pub struct User {
     bitcode::Decode,
 )]
 #[msgpack(map)]
-// CODEC: #[derive(codec::Codec)]
+#[derive(codec::Codec)]
 pub struct UserEntities {
     /// URL entity.
     #[serde(default)]
-    // CODEC: #[codec(omitempty)]
     pub url: Option<UserUrl>,
     /// Description entity.
     pub description: UserUrl,
@@ -287,7 +283,7 @@ pub struct UserEntities {
     bitcode::Decode,
 )]
 #[msgpack(map)]
-// CODEC: #[derive(codec::Codec)]
+#[derive(codec::Codec)]
 pub struct UserUrl {
     /// URLs.
     pub urls: Vec<Url>,
@@ -306,7 +302,7 @@ pub struct UserUrl {
     bitcode::Decode,
 )]
 #[msgpack(map)]
-// CODEC: #[derive(codec::Codec)]
+#[derive(codec::Codec)]
 pub struct Url {
     /// Short URL.
     pub url: String,
@@ -331,7 +327,7 @@ pub struct Url {
     bitcode::Decode,
 )]
 #[msgpack(map)]
-// CODEC: #[derive(codec::Codec)]
+#[derive(codec::Codec)]
 pub struct StatusEntities {
     /// Hashtags.
     pub hashtags: Vec<Hashtag>,
@@ -343,7 +339,6 @@ pub struct StatusEntities {
     pub user_mentions: Vec<UserMention>,
     /// Media.
     #[serde(default)]
-    // CODEC: #[codec(omitempty)]
     pub media: Option<Vec<Media>>,
 }
 
@@ -360,7 +355,7 @@ pub struct StatusEntities {
     bitcode::Decode,
 )]
 #[msgpack(map)]
-// CODEC: #[derive(codec::Codec)]
+#[derive(codec::Codec)]
 pub struct Hashtag {
     /// Text.
     pub text: String,
@@ -381,7 +376,7 @@ pub struct Hashtag {
     bitcode::Decode,
 )]
 #[msgpack(map)]
-// CODEC: #[derive(codec::Codec)]
+#[derive(codec::Codec)]
 pub struct UserMention {
     /// Screen name.
     pub screen_name: String,
@@ -408,7 +403,7 @@ pub struct UserMention {
     bitcode::Decode,
 )]
 #[msgpack(map)]
-// CODEC: #[derive(codec::Codec)]
+#[derive(codec::Codec)]
 pub struct Media {
     /// Id.
     pub id: u64,
@@ -429,17 +424,15 @@ pub struct Media {
     /// Kind.
     #[serde(rename = "type")]
     #[msgpack(key = "type")]
-    // CODEC: #[codec(rename = "type")]
+    #[codec(rename = "type")]
     pub kind: String,
     /// Sizes.
     pub sizes: Sizes,
     /// Source status.
     #[serde(default)]
-    // CODEC: #[codec(omitempty)]
     pub source_status_id: Option<u64>,
     /// Source status as text.
     #[serde(default)]
-    // CODEC: #[codec(omitempty)]
     pub source_status_id_str: Option<String>,
 }
 
@@ -456,7 +449,7 @@ pub struct Media {
     bitcode::Decode,
 )]
 #[msgpack(map)]
-// CODEC: #[derive(codec::Codec)]
+#[derive(codec::Codec)]
 pub struct Sizes {
     /// Medium.
     pub medium: Size,
@@ -481,7 +474,7 @@ pub struct Sizes {
     bitcode::Decode,
 )]
 #[msgpack(map)]
-// CODEC: #[derive(codec::Codec)]
+#[derive(codec::Codec)]
 pub struct Size {
     /// Width.
     pub w: u32,
