@@ -612,8 +612,32 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
         Ok(out)
     }
 
+    /// Reads an array of exactly `N` items into `out`, overwriting each slot in
+    /// order (extra items are skipped unless `error_on_array_overflow`). The
+    /// fast path for `[T; N]` of types with a cheap placeholder value, such as
+    /// numbers: no `Option` per slot and no temporary `Vec`.
+    #[inline]
+    pub fn decode_array_filled<T: Decode<'de>, const N: usize>(
+        &mut self,
+        mut out: [T; N],
+    ) -> Result<[T; N]> {
+        let mut seq = self.array_begin()?;
+        for (i, slot) in out.iter_mut().enumerate() {
+            if !self.array_next(&mut seq)? {
+                return Err(self.at(Error::new(ErrorKind::InvalidLength {
+                    expected: N,
+                    found: i,
+                })));
+            }
+            *slot = T::decode(self).map_err(|e| e.in_index(i))?;
+        }
+        self.fixed_array_end(seq, N)?;
+        Ok(out)
+    }
+
     /// Ends a fixed-size array after its `n` items: extra items are skipped,
     /// or an error with `error_on_array_overflow`.
+    #[inline]
     pub fn fixed_array_end(&mut self, mut seq: Seq, n: usize) -> Result<()> {
         if self.opts.error_on_array_overflow && self.array_next(&mut seq)? {
             let found = seq.len.unwrap_or(seq.index);

@@ -36,6 +36,14 @@ macro_rules! signed {
                 let v = d.decode_i64().map_err(|e| e.expecting(stringify!($t)))?;
                 <$t>::try_from(v).map_err(|_| Error::out_of_range(stringify!($t), v).at(at))
             }
+
+            /// Fills a zeroed array in place (no per-slot `Option`).
+            #[inline]
+            fn decode_array<R: Read<'de>, F: DecodeFormat, const N: usize>(
+                d: &mut Decoder<'de, R, F>,
+            ) -> Result<[Self; N]> {
+                d.decode_array_filled([<$t>::default(); N])
+            }
         }
     )*};
 }
@@ -66,6 +74,14 @@ macro_rules! unsigned {
                 let at = d.offset();
                 let v = d.decode_u64().map_err(|e| e.expecting(stringify!($t)))?;
                 <$t>::try_from(v).map_err(|_| Error::out_of_range(stringify!($t), v).at(at))
+            }
+
+            /// Fills a zeroed array in place (no per-slot `Option`).
+            #[inline]
+            fn decode_array<R: Read<'de>, F: DecodeFormat, const N: usize>(
+                d: &mut Decoder<'de, R, F>,
+            ) -> Result<[Self; N]> {
+                d.decode_array_filled([<$t>::default(); N])
             }
         }
     )*};
@@ -227,6 +243,14 @@ impl<'de> Decode<'de> for f32 {
     fn decode<R: Read<'de>, F: DecodeFormat>(d: &mut Decoder<'de, R, F>) -> Result<Self> {
         d.decode_f32()
     }
+
+    /// Fills a zeroed array in place (no per-slot `Option`).
+    #[inline]
+    fn decode_array<R: Read<'de>, F: DecodeFormat, const N: usize>(
+        d: &mut Decoder<'de, R, F>,
+    ) -> Result<[Self; N]> {
+        d.decode_array_filled([<f32>::default(); N])
+    }
 }
 
 impl Encode for f64 {
@@ -249,6 +273,14 @@ impl<'de> Decode<'de> for f64 {
     #[inline]
     fn decode<R: Read<'de>, F: DecodeFormat>(d: &mut Decoder<'de, R, F>) -> Result<Self> {
         d.decode_f64()
+    }
+
+    /// Fills a zeroed array in place (no per-slot `Option`).
+    #[inline]
+    fn decode_array<R: Read<'de>, F: DecodeFormat, const N: usize>(
+        d: &mut Decoder<'de, R, F>,
+    ) -> Result<[Self; N]> {
+        d.decode_array_filled([<f64>::default(); N])
     }
 }
 
@@ -297,6 +329,14 @@ impl<'de> Decode<'de> for bool {
     #[inline]
     fn decode<R: Read<'de>, F: DecodeFormat>(d: &mut Decoder<'de, R, F>) -> Result<Self> {
         d.decode_bool()
+    }
+
+    /// Fills a zeroed array in place (no per-slot `Option`).
+    #[inline]
+    fn decode_array<R: Read<'de>, F: DecodeFormat, const N: usize>(
+        d: &mut Decoder<'de, R, F>,
+    ) -> Result<[Self; N]> {
+        d.decode_array_filled([<bool>::default(); N])
     }
 }
 
