@@ -760,7 +760,7 @@ fn register_log_borrowed(
 }
 
 fn register_documents(reg: &mut Registry) {
-    if reg.wants_dataset("twitter") {
+    if reg.wants_dataset("twitter") || reg.wants_dataset("twitter_value") {
         let v: twitter::Twitter =
             serde_json::from_slice(&crate::datasets::read_document("twitter.json"))
                 .expect("twitter.json");
@@ -784,7 +784,7 @@ fn register_documents(reg: &mut Registry) {
             "not wired: needs #[n(i)] on ~100 fields",
         );
     }
-    if reg.wants_dataset("citm_catalog") {
+    if reg.wants_dataset("citm_catalog") || reg.wants_dataset("citm_catalog_value") {
         let v: citm::CitmCatalog =
             serde_json::from_slice(&crate::datasets::read_document("citm_catalog.json"))
                 .expect("citm_catalog.json");
@@ -798,7 +798,7 @@ fn register_documents(reg: &mut Registry) {
             &list![serde_all(), [zerompk(), msgpacker(), minicbor(), bitcode()]],
         );
     }
-    if reg.wants_dataset("canada") {
+    if reg.wants_dataset("canada") || reg.wants_dataset("canada_value") {
         let v: canada::Canada =
             serde_json::from_slice(&crate::datasets::read_document("canada.json"))
                 .expect("canada.json");

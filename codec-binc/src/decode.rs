@@ -1,7 +1,7 @@
 //! [`BincDecoder`]: the decoding half of the Binc driver.
 
 use crate::{GO_NAN_BITS, go_zero_time};
-use codec_core::{DecodeFormat, Error, ErrorKind, Kind, Read, Reference, Result, Seq, Time};
+use codec_core::{DecodeFormat, Error, ErrorKind, Found, Kind, Read, Reference, Result, Seq, Time};
 use std::collections::HashMap;
 
 /// Reads Binc. One decoder keeps one symbol table for its whole life, so a
@@ -271,28 +271,103 @@ fn invalid(bd: u8) -> Error {
     Error::syntax(format!("binc: invalid descriptor 0x{bd:02x}: {what}"))
 }
 
-/// [`unexpected`], naming the tag when the item is an extension (its
-/// descriptor consumed, the tag is peeked without consuming it).
+/// [`unexpected`] for an item whose descriptor `bd` was consumed, at the
+/// descriptor. The message quotes the item's value (`found text string
+/// "forty"`, `found integer 42`), from the bytes after the descriptor looked
+/// at without consuming them (the shared decoder could not read the item
+/// again).
 #[cold]
 fn unexpected_in<'de, R: Read<'de>>(r: &mut R, bd: u8, expected: &'static str) -> Error {
     // The error points at the descriptor, not past it.
     let at = r.offset().saturating_sub(1);
-    match ext_tag_after(r, bd) {
-        Some(tag) => Error::type_mismatch(expected, format_args!("extension with tag {tag}")),
-        None => unexpected(bd, expected),
-    }
-    .at(at)
+    let found = match (kind_of(bd), r.peek_bytes(17 + Found::TEXT_HEAD)) {
+        (Ok(_), Ok(ahead)) => found_after(bd, ahead).map(|f| Error::type_mismatch(expected, f)),
+        _ => None,
+    };
+    found.unwrap_or_else(|| unexpected(bd, expected)).at(at)
 }
 
-/// The tag of an extension whose descriptor `bd` was just consumed.
-#[cold]
-fn ext_tag_after<'de, R: Read<'de>>(r: &mut R, bd: u8) -> Option<u8> {
-    let skip = match bd >> 4 {
-        0xF if bd & 0x0F >= 4 => 0,
-        0xF => 1usize << (bd & 0x03),
-        _ => return None,
+/// The big-endian unsigned integer in the `n` (at most 8) bytes at `at` in `ahead`.
+fn be(ahead: &[u8], at: usize, n: usize) -> Option<u64> {
+    let bytes = ahead.get(at..at + n)?;
+    Some(bytes.iter().fold(0u64, |acc, &x| (acc << 8) | u64::from(x)))
+}
+
+/// A length from the low nibble `vs` of a descriptor and the bytes after it:
+/// the length and the bytes its encoding takes.
+fn len_in(ahead: &[u8], vs: u8) -> Option<(usize, usize)> {
+    let (len, size) = match vs {
+        0..=3 => (be(ahead, 0, 1 << vs)?, 1 << vs),
+        n => (u64::from(n - 4), 0),
     };
-    r.peek_bytes(skip + 1).ok()?.get(skip).copied()
+    Some((usize::try_from(len).ok()?, size))
+}
+
+/// The item whose descriptor `bd` was consumed, from the bytes that follow
+/// it (`ahead`); `None` when they end too soon or it is a symbol reference
+/// (its text is in the symbol table).
+fn found_after(bd: u8, ahead: &[u8]) -> Option<Found<'_>> {
+    let vs = bd & 0x0F;
+    Some(match bd >> 4 {
+        0x0 => match bd {
+            0x00 => Found::Nil,
+            0x01 => Found::Bool(false),
+            0x02 => Found::Bool(true),
+            0x03 => Found::Float(f64::from_bits(GO_NAN_BITS)),
+            0x04 => Found::Float(f64::INFINITY),
+            0x05 => Found::Float(f64::NEG_INFINITY),
+            0x06 => Found::Float(0.0),
+            0x07 => Found::Uint(0),
+            0x08 => Found::Int(-1),
+            _ => return None,
+        },
+        0x1 if vs < 8 => Found::Uint(u128::from(be(ahead, 0, usize::from(vs) + 1)?)),
+        0x2 if vs < 8 => Found::Int(-i128::from(be(ahead, 0, usize::from(vs) + 1)?)),
+        0x3 => {
+            let n = match bd & 0x07 {
+                1 => 4,
+                3 => 8,
+                _ => return None,
+            };
+            // A pruned float keeps only its leading bytes.
+            let (start, l) = if bd & 0x08 != 0 {
+                (1, usize::from(*ahead.first()?).min(n))
+            } else {
+                (0, n)
+            };
+            let bits = be(ahead, start, l)?
+                .checked_shl(8 * (n - l) as u32)
+                .unwrap_or(0);
+            Found::Float(if n == 4 {
+                f64::from(f32::from_bits(bits as u32))
+            } else {
+                f64::from_bits(bits)
+            })
+        }
+        0x4 => {
+            let (len, size) = len_in(ahead, vs)?;
+            Found::text_in(ahead, size, len)?
+        }
+        0x5 => Found::Bytes(len_in(ahead, vs)?.0),
+        0x6 => Found::Array(Some(len_in(ahead, vs)?.0)),
+        0x7 => Found::Map(Some(len_in(ahead, vs)?.0)),
+        0x9 => Found::Uint(u128::from(vs) + 1),
+        0xB if bd & 0x04 != 0 => {
+            // A symbol definition: its id, its length, then its text.
+            let id = if bd & 0x08 != 0 { 2 } else { 1 };
+            let size = 1usize << (bd & 0x03);
+            let len = usize::try_from(be(ahead, id, size)?).ok()?;
+            Found::text_in(ahead, id + size, len)?
+        }
+        0xF => {
+            let (len, size) = len_in(ahead, vs)?;
+            Found::Ext {
+                tag: u64::from(*ahead.get(size)?),
+                len,
+            }
+        }
+        _ => return None,
+    })
 }
 
 #[cold]
@@ -416,6 +491,15 @@ impl DecodeFormat for BincDecoder {
         scratch: &'s mut Vec<u8>,
     ) -> Result<Reference<'de, 's, str>> {
         self.read_bytes_as(r, scratch, "text string")?.into_str()
+    }
+
+    #[inline]
+    fn read_str_bytes<'de, 's, R: Read<'de>>(
+        &mut self,
+        r: &'s mut R,
+        scratch: &'s mut Vec<u8>,
+    ) -> Result<Reference<'de, 's, [u8]>> {
+        self.read_bytes_as(r, scratch, "text string")
     }
 
     #[inline]

@@ -86,15 +86,37 @@ fn describe(ib: u8) -> &'static str {
     }
 }
 
+/// The kind of item an initial byte starts (tags not looked through).
+fn kind_of(ib: u8) -> Kind {
+    match ib >> 5 {
+        0 => Kind::Uint,
+        1 => Kind::Int,
+        2 => Kind::Bytes,
+        3 => Kind::Str,
+        4 => Kind::Array,
+        5 => Kind::Map,
+        6 => Kind::Tag,
+        _ => match ib {
+            0xf4 | 0xf5 => Kind::Bool,
+            0xf6 => Kind::Nil,
+            0xf9 | 0xfa => Kind::Float32,
+            0xfb => Kind::Float64,
+            _ => Kind::Simple,
+        },
+    }
+}
+
 /// The error for an item that the target cannot take: a syntax error when
-/// the byte is not well-formed where it stands, else a type mismatch.
+/// the byte is not well-formed where it stands, else a type mismatch. The
+/// item (initial byte `ib`) is still unread, so the shared decoder quotes
+/// its value in the message (`found integer 42`).
 #[cold]
 fn unexpected(ib: u8, expected: &'static str) -> Error {
     match ib {
         0xff => Error::syntax("unexpected break (0xff) outside an indefinite-length item"),
         0xfc..=0xfe => reserved(ib),
         _ if ib & 0x1f >= 28 && ib & 0x1f <= 30 => reserved(ib),
-        _ => Error::type_mismatch(expected, describe(ib)),
+        _ => kind_of(ib).mismatch_unread(expected),
     }
 }
 
@@ -705,6 +727,21 @@ impl DecodeFormat for CborDecoder {
         let ib = self.typed(r, Expect::Nothing, "text string")?;
         match ib >> 5 {
             2 | 3 => self.read_string(r, scratch, ib)?.into_str(),
+            _ => Err(unexpected(ib, "text string")),
+        }
+    }
+
+    /// Definite text is not checked here (the caller checks keys that match
+    /// no name); chunks of indefinite text are each checked as they are read.
+    #[inline]
+    fn read_str_bytes<'de, 's, R: Read<'de>>(
+        &mut self,
+        r: &'s mut R,
+        scratch: &'s mut Vec<u8>,
+    ) -> Result<Reference<'de, 's, [u8]>> {
+        let ib = self.typed(r, Expect::Nothing, "text string")?;
+        match ib >> 5 {
+            2 | 3 => self.read_string(r, scratch, ib),
             _ => Err(unexpected(ib, "text string")),
         }
     }

@@ -16,7 +16,7 @@
 
 use crate::{
     Decode, DecodeFormat, DecodeOptions, Decoder, Encode, EncodeFormat, EncodeOptions, Encoder,
-    Error, Kind, Read, Reference, Result, Seq, SliceReader, Time, Value, Write,
+    Error, Found, Kind, Read, Reference, Result, Seq, SliceReader, Time, Value, Write,
 };
 
 /// Converts a typed value into a [`Value`].
@@ -253,7 +253,7 @@ impl<'v> ValueWalker<'v> {
                 self.pos += 1;
                 Ok(v)
             }
-            _ => Err(self.kind()?.mismatch(expected)),
+            _ => Err(self.kind()?.mismatch_unread(expected)),
         }
     }
 
@@ -268,9 +268,38 @@ impl<'v> ValueWalker<'v> {
                     Err(Error::out_of_range(expected, f))
                 }
             }
-            _ => v.as_i128().ok_or_else(|| v.kind().mismatch(expected)),
+            _ => v.as_i128().ok_or_else(|| value_mismatch(v, expected)),
         }
     }
+}
+
+/// A type mismatch for a leaf the walker has consumed, quoting its value.
+#[cold]
+fn value_mismatch(v: &Value, expected: &'static str) -> Error {
+    let found = match v {
+        Value::Nil => Found::Nil,
+        Value::Bool(b) => Found::Bool(*b),
+        Value::Int(n) => Found::Int(i128::from(*n)),
+        Value::Uint(n) => Found::Uint(u128::from(*n)),
+        Value::BigInt(n) => Found::Int(*n),
+        Value::F32(x) => Found::Float(f64::from(*x)),
+        Value::F64(x) => Found::Float(*x),
+        Value::Str(s) => Found::Text {
+            head: s.as_bytes(),
+            len: s.len(),
+        },
+        Value::Bytes(b) => Found::Bytes(b.len()),
+        Value::Array(a) => Found::Array(Some(a.len())),
+        Value::Map(m) => Found::Map(Some(m.len())),
+        Value::Ext(tag, data) => Found::Ext {
+            tag: *tag,
+            len: data.len(),
+        },
+        Value::Time(t) => Found::Time(*t),
+        Value::Tagged(tag, _) => Found::Tag(*tag),
+        Value::Simple(n) => Found::Simple(*n),
+    };
+    Error::type_mismatch(expected, found)
 }
 
 impl DecodeFormat for ValueWalker<'_> {
@@ -289,7 +318,7 @@ impl DecodeFormat for ValueWalker<'_> {
     }
     fn read_bool<'de, R: Read<'de>>(&mut self, _: &mut R) -> Result<bool> {
         let v = self.leaf("bool")?;
-        v.as_bool().ok_or_else(|| v.kind().mismatch("bool"))
+        v.as_bool().ok_or_else(|| value_mismatch(v, "bool"))
     }
     fn read_i64<'de, R: Read<'de>>(&mut self, _: &mut R) -> Result<i64> {
         let v = self.int("i64")?;
@@ -315,7 +344,7 @@ impl DecodeFormat for ValueWalker<'_> {
     }
     fn read_f64<'de, R: Read<'de>>(&mut self, _: &mut R) -> Result<f64> {
         let v = self.leaf("f64")?;
-        v.as_f64().ok_or_else(|| v.kind().mismatch("f64"))
+        v.as_f64().ok_or_else(|| value_mismatch(v, "f64"))
     }
     fn read_f32<'de, R: Read<'de>>(&mut self, _: &mut R) -> Result<f32> {
         let v = self.leaf("f32")?;
@@ -324,7 +353,7 @@ impl DecodeFormat for ValueWalker<'_> {
             _ => v
                 .as_f64()
                 .map(|f| f as f32)
-                .ok_or_else(|| v.kind().mismatch("f32")),
+                .ok_or_else(|| value_mismatch(v, "f32")),
         }
     }
     fn read_str<'de, 's, R: Read<'de>>(
@@ -337,7 +366,7 @@ impl DecodeFormat for ValueWalker<'_> {
         match v {
             Value::Str(s) => scratch.extend_from_slice(s.as_bytes()),
             Value::Bytes(b) => scratch.extend_from_slice(b),
-            other => return Err(other.kind().mismatch("text string")),
+            other => return Err(value_mismatch(other, "text string")),
         }
         match std::str::from_utf8(scratch) {
             Ok(s) => Ok(Reference::Copied(s)),
@@ -354,7 +383,7 @@ impl DecodeFormat for ValueWalker<'_> {
         match v {
             Value::Str(s) => scratch.extend_from_slice(s.as_bytes()),
             Value::Bytes(b) => scratch.extend_from_slice(b),
-            other => return Err(other.kind().mismatch("byte string")),
+            other => return Err(value_mismatch(other, "byte string")),
         }
         Ok(Reference::Copied(&scratch[..]))
     }
@@ -365,7 +394,7 @@ impl DecodeFormat for ValueWalker<'_> {
                 self.pos += 1;
                 Ok(Seq::definite(n))
             }
-            _ => Err(self.kind()?.mismatch("array")),
+            _ => Err(self.kind()?.mismatch_unread("array")),
         }
     }
     fn array_next<'de, R: Read<'de>>(&mut self, _: &mut R, seq: &mut Seq) -> Result<bool> {
@@ -378,7 +407,7 @@ impl DecodeFormat for ValueWalker<'_> {
                 self.pos += 1;
                 Ok(Seq::definite(n))
             }
-            _ => Err(self.kind()?.mismatch("map")),
+            _ => Err(self.kind()?.mismatch_unread("map")),
         }
     }
     fn map_next<'de, R: Read<'de>>(&mut self, _: &mut R, seq: &mut Seq) -> Result<bool> {
@@ -388,7 +417,7 @@ impl DecodeFormat for ValueWalker<'_> {
         match self.leaf("timestamp")? {
             Value::Time(t) => Ok(*t),
             Value::Str(s) => Time::parse_rfc3339(s),
-            other => Err(other.kind().mismatch("timestamp")),
+            other => Err(value_mismatch(other, "timestamp")),
         }
     }
     fn read_ext<'de, 's, R: Read<'de>>(
@@ -402,7 +431,7 @@ impl DecodeFormat for ValueWalker<'_> {
                 scratch.extend_from_slice(b);
                 Ok((*t, Reference::Copied(&scratch[..])))
             }
-            other => Err(other.kind().mismatch("extension")),
+            other => Err(value_mismatch(other, "extension")),
         }
     }
     fn read_tag<'de, R: Read<'de>>(&mut self, _: &mut R) -> Result<u64> {
@@ -412,13 +441,13 @@ impl DecodeFormat for ValueWalker<'_> {
                 self.pos += 1;
                 Ok(t)
             }
-            _ => Err(self.kind()?.mismatch("tag")),
+            _ => Err(self.kind()?.mismatch_unread("tag")),
         }
     }
     fn read_simple<'de, R: Read<'de>>(&mut self, _: &mut R) -> Result<u8> {
         match self.leaf("simple value")? {
             Value::Simple(v) => Ok(*v),
-            other => Err(other.kind().mismatch("simple value")),
+            other => Err(value_mismatch(other, "simple value")),
         }
     }
 }

@@ -1,6 +1,6 @@
 //! The decoding half of the shared driver: [`Decode`] and [`Decoder`].
 
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Error, ErrorKind, Found, PathSegment, Result};
 use crate::format::{DecodeFormat, Kind, Seq};
 use crate::options::DecodeOptions;
 use crate::read::{Read, Reference};
@@ -51,6 +51,15 @@ pub trait Decode<'de>: Sized {
     /// `Some(None)` for `Option`, `None` (a missing-field error) otherwise.
     #[inline]
     fn missing() -> Option<Self> {
+        None
+    }
+
+    /// This value as a map key in an error path: `["alice"]` for text keys,
+    /// `[5]` for integers and bools. Called only when decoding (or encoding)
+    /// the entry's value has failed, so success pays nothing for it. The
+    /// default, `None`, names the entry by its position (`[0]`, `[1]`, ...).
+    #[cold]
+    fn path_segment(&self) -> Option<PathSegment> {
         None
     }
 
@@ -154,14 +163,17 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
     /// type can ([`Decode::decode_into`]).
     #[inline]
     pub fn decode_into<T: Decode<'de>>(&mut self, target: &mut T) -> Result<()> {
-        target.decode_into(self)
+        target.decode_into(self).map_err(|e| self.quote(e))
     }
 
     /// Decodes one value. An error that no inner step located (a missing
     /// struct field, a custom error) gets the offset where decoding stopped.
     #[inline]
     pub fn decode<T: Decode<'de>>(&mut self) -> Result<T> {
-        T::decode(self).map_err(|e| self.at(e))
+        T::decode(self).map_err(|e| {
+            let e = self.at(e);
+            self.quote(e)
+        })
     }
 
     /// Decodes one value and requires the input to end right after it.
@@ -229,37 +241,44 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
         e.at(self.r.offset())
     }
 
-    /// Adds the offset to an error of the driver; a type mismatch on an
-    /// extension also names the extension's tag (consuming it: decoding has failed).
+    /// Adds the offset to an error of the driver, and quotes the value of an
+    /// item that a type mismatch left unread ([`Kind::mismatch_unread`]).
     #[cold]
     fn fail(&mut self, e: Error) -> Error {
         let e = self.at(e);
-        match e.kind() {
-            ErrorKind::TypeMismatch { expected, found } if found == Kind::Ext.name() => {
-                let expected = *expected;
-                self.mismatch(Kind::Ext, expected)
-                    .at(e.offset().unwrap_or(0))
-            }
-            _ => e,
+        self.quote(e)
+    }
+
+    /// For a type mismatch made by [`Kind::mismatch_unread`] whose item is
+    /// still next (the reader stands at the error's offset): reads the item
+    /// and puts its value in the message (`found text string "forty"`).
+    /// Decoding has failed, so consuming the item is harmless; the error
+    /// keeps its offset (the item's start) and path. Anything else is
+    /// returned unchanged.
+    #[cold]
+    fn quote(&mut self, e: Error) -> Error {
+        if !e.is_unread() {
+            return e;
         }
+        if e.offset().is_some_and(|o| o != self.r.offset()) {
+            // Something was read since: the item is gone.
+            return e.quoted(None);
+        }
+        let found = describe_next(&mut self.f, &mut self.r, &mut self.scratch, &self.opts);
+        e.quoted(found)
     }
 
     /// The error for a next item of `kind` that the target (`expected`) cannot
-    /// be built from, at the current offset. For an extension it names the
-    /// tag (reading the extension: call it only to fail).
+    /// be built from, at the current offset (the item's start). The message
+    /// quotes the item's value where it can (`found integer 42`,
+    /// `found text string "forty"`, `found array (3 items)`, `found
+    /// extension with tag 5 (3 bytes)`): this reads the item, so call it
+    /// only to fail, with the item not yet consumed (after
+    /// [`Decoder::peek_kind`]).
     #[cold]
     pub fn mismatch(&mut self, kind: Kind, expected: &'static str) -> Error {
         let off = self.r.offset();
-        if kind == Kind::Ext
-            && let Ok((tag, data)) = self.f.read_ext(&mut self.r, &mut self.scratch)
-        {
-            return Error::type_mismatch(
-                expected,
-                format_args!("extension with tag {tag} ({} bytes)", data.len()),
-            )
-            .at(off);
-        }
-        kind.mismatch(expected).at(off)
+        self.quote(kind.mismatch_unread(expected).at(off))
     }
 
     /// What kind of item comes next.
@@ -280,7 +299,7 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
             Ok(())
         } else {
             let kind = self.peek_kind()?;
-            Err(self.at(kind.mismatch("nil")))
+            Err(self.mismatch(kind, "nil"))
         }
     }
 
@@ -341,6 +360,24 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
         Ok(s)
     }
 
+    /// Reads a text string used as a key (struct field or enum variant
+    /// name) as raw bytes, without checking UTF-8 first: compare it against
+    /// the known names, and turn a key that matches none into text with
+    /// [`key_text`](crate::derive_support::key_text) (which checks it) before using it. Derived code uses
+    /// this; a matching key is valid UTF-8 because the name it equals is.
+    #[inline]
+    pub fn decode_key(&mut self) -> Result<Reference<'de, '_, [u8]>> {
+        let off = self.r.offset();
+        let s = self
+            .f
+            .read_str_bytes(&mut self.r, &mut self.scratch)
+            .map_err(|e| e.at(off))?;
+        if s.len() > self.opts.max_str_len {
+            return Err(limit("max_str_len", s.len(), self.opts.max_str_len).at(off));
+        }
+        Ok(s)
+    }
+
     /// Reads a byte string, borrowed from the input when possible.
     #[inline]
     pub fn decode_bytes(&mut self) -> Result<Reference<'de, '_, [u8]>> {
@@ -363,9 +400,8 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
 
     /// Reads a timestamp.
     pub fn decode_time(&mut self) -> Result<Time> {
-        self.f
-            .read_time(&mut self.r, &mut self.scratch)
-            .map_err(|e| e.at(self.r.offset()))
+        let res = self.f.read_time(&mut self.r, &mut self.scratch);
+        res.map_err(|e| self.fail(e))
     }
 
     /// Reads an extension: its tag and data.
@@ -384,12 +420,14 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
 
     /// Reads a tag number (CBOR); the tagged item follows.
     pub fn decode_tag(&mut self) -> Result<u64> {
-        self.f.read_tag(&mut self.r).map_err(|e| self.at(e))
+        let res = self.f.read_tag(&mut self.r);
+        res.map_err(|e| self.fail(e))
     }
 
     /// Reads a simple value (CBOR).
     pub fn decode_simple(&mut self) -> Result<u8> {
-        self.f.read_simple(&mut self.r).map_err(|e| self.at(e))
+        let res = self.f.read_simple(&mut self.r);
+        res.map_err(|e| self.fail(e))
     }
 
     #[inline]
@@ -645,6 +683,62 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
         }
         self.array_end(seq)
     }
+}
+
+/// Reads the next item to describe it in a type-mismatch message; `None` if
+/// it cannot be read (the message then names the kind only). Strings longer
+/// than `max_str_len` are not quoted.
+#[cold]
+fn describe_next<'de, F: DecodeFormat, R: Read<'de>>(
+    f: &mut F,
+    r: &mut R,
+    scratch: &mut Vec<u8>,
+    opts: &DecodeOptions,
+) -> Option<String> {
+    let max = opts.max_str_len;
+    let found = match f.peek_kind(r).ok()? {
+        Kind::Nil => Found::Nil,
+        Kind::Bool => Found::Bool(f.read_bool(r).ok()?),
+        Kind::Int | Kind::BigInt => Found::Int(f.read_i128(r).ok()?),
+        Kind::Uint => Found::Uint(f.read_u128(r).ok()?),
+        Kind::Float32 | Kind::Float64 => Found::Float(f.read_f64(r).ok()?),
+        Kind::Str => {
+            let s = f.read_str(r, scratch).ok()?;
+            if s.len() > max {
+                return None;
+            }
+            return Some(
+                Found::Text {
+                    head: s.as_bytes(),
+                    len: s.len(),
+                }
+                .to_string(),
+            );
+        }
+        Kind::Bytes => {
+            let b = f.read_bytes(r, scratch).ok()?;
+            if b.len() > max {
+                return None;
+            }
+            Found::Bytes(b.len())
+        }
+        Kind::Array => Found::Array(f.array_begin(r).ok()?.len),
+        Kind::Map => Found::Map(f.map_begin(r).ok()?.len),
+        Kind::Ext => {
+            let (tag, data) = f.read_ext(r, scratch).ok()?;
+            if data.len() > max {
+                return None;
+            }
+            Found::Ext {
+                tag,
+                len: data.len(),
+            }
+        }
+        Kind::Time => Found::Time(f.read_time(r, scratch).ok()?),
+        Kind::Tag => Found::Tag(f.read_tag(r).ok()?),
+        Kind::Simple => Found::Simple(f.read_simple(r).ok()?),
+    };
+    Some(found.to_string())
 }
 
 #[cold]

@@ -252,6 +252,14 @@ pub fn duplicate_field(name: &'static str, offset: u64) -> Error {
     Error::new(ErrorKind::DuplicateField(name)).at(offset)
 }
 
+/// A key read by [`Decoder::decode_key`](crate::Decoder::decode_key) that
+/// matched no known name, as text: checked for UTF-8 here, so an unknown
+/// key is held to the same rule as any other text string.
+#[inline]
+pub fn key_text(key: &[u8], offset: u64) -> Result<&str> {
+    std::str::from_utf8(key).map_err(|_| Error::new(ErrorKind::InvalidUtf8).at(offset))
+}
+
 /// `UnknownField(key)` at the decoder's offset.
 #[cold]
 pub fn unknown_field(key: &str, offset: u64) -> Error {

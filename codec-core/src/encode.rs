@@ -1,7 +1,7 @@
 //! The encoding half of the shared driver: [`Encode`] and [`Encoder`].
 
 use crate::error::Result;
-use crate::format::EncodeFormat;
+use crate::format::{EncodeFormat, FieldName};
 use crate::options::EncodeOptions;
 use crate::time::Time;
 use crate::write::Write;
@@ -250,6 +250,15 @@ impl<W: Write, F: EncodeFormat> Encoder<W, F> {
     #[inline]
     pub fn encode_field_name(&mut self, name: &'static str) -> Result<()> {
         self.f.write_field_name(&mut self.w, name)
+    }
+
+    /// Writes the key of struct field entry `index`, named `name`, and what
+    /// separates it from the value: [`Encoder::map_key`],
+    /// [`Encoder::encode_field_name`] and [`Encoder::map_value`] in one call.
+    /// Derived code passes a constant (`const N: FieldName = FieldName::new("x")`).
+    #[inline]
+    pub fn encode_field(&mut self, index: usize, name: FieldName) -> Result<()> {
+        self.f.write_field(&mut self.w, index, name)
     }
 
     /// Starts an array of `len` items; call [`Encoder::array_elem`] before each

@@ -79,13 +79,19 @@ pub enum ErrorKind {
 
 /// One step of the path to a value inside a document.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum PathSegment {
     /// A struct field, written `.name`.
     Field(&'static str),
     /// An array element, written `[3]`.
     Index(usize),
-    /// A map entry, written `["key"]`.
+    /// A map entry with a text key, written `["key"]`.
     Key(String),
+    /// A map entry whose key is an integer or a bool, written as the key's
+    /// literal: `[5]`, `[-3]`, `[true]`. (A map whose key type gives no
+    /// segment, see [`Decode::path_segment`](crate::Decode::path_segment),
+    /// names its entries by position with [`PathSegment::Index`].)
+    KeyLiteral(String),
     /// An enum variant, written `::Name`.
     Variant(&'static str),
 }
@@ -96,6 +102,11 @@ struct Inner {
     offset: Option<u64>,
     /// Innermost segment first (pushed while the error travels outwards).
     path: Vec<PathSegment>,
+    /// For an error of an `io::Write`: the bytes that reached it before the failure.
+    written: Option<u64>,
+    /// A type mismatch whose item the driver has not consumed: the shared
+    /// decoder may still read it to quote its value (see [`Kind::mismatch_unread`]).
+    unread: bool,
 }
 
 /// The error of every encode and decode operation.
@@ -111,6 +122,8 @@ impl Error {
             kind,
             offset: None,
             path: Vec::new(),
+            written: None,
+            unread: false,
         }))
     }
 
@@ -126,7 +139,9 @@ impl Error {
         Self::new(ErrorKind::UnexpectedEof)
     }
 
-    /// The next item cannot become `expected`.
+    /// The next item cannot become `expected`. `found` describes it, best
+    /// with a [`Found`]: `Error::type_mismatch("u32", Found::Text { head: b"forty", len: 5 })`
+    /// displays as `expected u32, found text string "forty"`.
     #[cold]
     pub fn type_mismatch(expected: &'static str, found: impl fmt::Display) -> Self {
         Self::new(ErrorKind::TypeMismatch {
@@ -166,6 +181,46 @@ impl Error {
         self.0.offset
     }
 
+    /// For an error of an [`std::io::Write`] (through [`IoWriter`](crate::IoWriter),
+    /// as [`to_writer`](crate::to_writer) uses): how many bytes the writer
+    /// accepted before it failed. Those bytes are in the writer; nothing after
+    /// them is. `None` for every other error. `Display` adds
+    /// `(after N bytes written)`.
+    pub fn bytes_written(&self) -> Option<u64> {
+        self.0.written
+    }
+
+    /// Records how many bytes reached the `io::Write` before this error
+    /// (see [`Error::bytes_written`]).
+    #[cold]
+    pub fn with_bytes_written(mut self, n: u64) -> Self {
+        self.0.written = Some(n);
+        self
+    }
+
+    /// Whether this is a type mismatch made by [`Kind::mismatch_unread`] whose
+    /// item is still to be read at its offset.
+    pub(crate) fn is_unread(&self) -> bool {
+        self.0.unread
+    }
+
+    /// Marks a type mismatch as one whose item the driver has not consumed.
+    #[cold]
+    pub(crate) fn unread(mut self) -> Self {
+        self.0.unread = true;
+        self
+    }
+
+    /// Replaces the `found` text of a type mismatch (and clears the unread mark).
+    #[cold]
+    pub(crate) fn quoted(mut self, found: Option<String>) -> Self {
+        self.0.unread = false;
+        if let (Some(text), ErrorKind::TypeMismatch { found, .. }) = (found, &mut self.0.kind) {
+            *found = text;
+        }
+        self
+    }
+
     /// The path to the failing value, outermost first.
     pub fn path(&self) -> impl Iterator<Item = &PathSegment> {
         self.0.path.iter().rev()
@@ -180,6 +235,7 @@ impl Error {
                 PathSegment::Field(f) => write!(s, ".{f}"),
                 PathSegment::Index(i) => write!(s, "[{i}]"),
                 PathSegment::Key(k) => write!(s, "[{k:?}]"),
+                PathSegment::KeyLiteral(k) => write!(s, "[{k}]"),
                 PathSegment::Variant(v) => write!(s, "::{v}"),
             };
         }
@@ -272,10 +328,157 @@ impl fmt::Display for Error {
         fmt::Display::fmt(&self.0.kind, f)?;
         let path = self.path_string();
         match (path.is_empty(), self.0.offset) {
-            (false, Some(o)) => write!(f, " at {path} (byte {o})"),
-            (false, None) => write!(f, " at {path}"),
-            (true, Some(o)) => write!(f, " (byte {o})"),
-            (true, None) => Ok(()),
+            (false, Some(o)) => write!(f, " at {path} (byte {o})")?,
+            (false, None) => write!(f, " at {path}")?,
+            (true, Some(o)) => write!(f, " (byte {o})")?,
+            (true, None) => {}
+        }
+        match self.0.written {
+            Some(1) => f.write_str(" (after 1 byte written)"),
+            Some(n) => write!(f, " (after {n} bytes written)"),
+            None => Ok(()),
+        }
+    }
+}
+
+/// An item of the input, described for a type-mismatch message: its kind
+/// and, where cheap, its value. Pass it to [`Error::type_mismatch`]; every
+/// format describes the same item in the same words:
+///
+/// | item | displays as |
+/// |------|-------------|
+/// | `Nil` | `nil` |
+/// | `Bool(true)` | `bool true` |
+/// | `Int(-5)`, `Uint(42)` | `integer -5`, `integer 42` |
+/// | `Float(1.5)` | `float 1.5` |
+/// | `Text { head: b"forty", len: 5 }` | `text string "forty"` |
+/// | a text longer than 40 characters | `text string "its first 40 characters…" (300 bytes)` |
+/// | `Bytes(12)` | `byte string (12 bytes)` |
+/// | `Array(Some(3))`, `Array(None)` | `array (3 items)`, `array` |
+/// | `Map(Some(2))`, `Map(None)` | `map (2 entries)`, `map` |
+/// | `Ext { tag: 5, len: 3 }` | `extension with tag 5 (3 bytes)` |
+/// | `Time(t)` | `timestamp 2024-05-01T12:00:00Z` |
+/// | `Tag(7)`, `Simple(23)` | `tag 7`, `simple value 23` |
+/// | `Kind(k)` | the kind's name alone, e.g. `text string` |
+///
+/// Text is shown with `{:?}` escapes (control characters cannot garble the
+/// message), invalid UTF-8 as U+FFFD.
+#[derive(Debug, Clone, Copy)]
+#[non_exhaustive]
+pub enum Found<'a> {
+    /// nil / null.
+    Nil,
+    /// A bool.
+    Bool(bool),
+    /// A signed integer.
+    Int(i128),
+    /// An unsigned integer.
+    Uint(u128),
+    /// A float of any width.
+    Float(f64),
+    /// A text string: its first bytes (all of them, or at least the first
+    /// 40 characters' worth) and its full length in bytes.
+    Text {
+        /// The bytes looked at: the whole string or a prefix of it.
+        head: &'a [u8],
+        /// The length of the whole string in bytes.
+        len: usize,
+    },
+    /// A byte string of this many bytes.
+    Bytes(usize),
+    /// An array of this many items (`None`: not declared up front).
+    Array(Option<usize>),
+    /// A map of this many entries (`None`: not declared up front).
+    Map(Option<usize>),
+    /// An extension: its tag and the length of its data.
+    Ext {
+        /// The extension's tag.
+        tag: u64,
+        /// The length of its data in bytes.
+        len: usize,
+    },
+    /// A timestamp.
+    Time(crate::Time),
+    /// A tag number (CBOR).
+    Tag(u64),
+    /// A simple value (CBOR).
+    Simple(u8),
+    /// Only the kind is known.
+    Kind(crate::Kind),
+}
+
+impl Found<'_> {
+    /// Characters of a text string shown before it is cut with `…`.
+    pub const TEXT_CHARS: usize = 40;
+
+    /// Bytes of a text string's head that always suffice to show
+    /// [`Found::TEXT_CHARS`] characters and tell whether more follow.
+    pub const TEXT_HEAD: usize = 4 * (Self::TEXT_CHARS + 1);
+}
+
+impl<'a> Found<'a> {
+    /// A text string of `len` bytes that starts at `at` in `ahead` (bytes a
+    /// driver looked at without consuming them, e.g. with
+    /// [`Read::peek_bytes`](crate::Read::peek_bytes)); `ahead` may end
+    /// before the string does. `None` if it ends before `at`.
+    pub fn text_in(ahead: &'a [u8], at: usize, len: usize) -> Option<Self> {
+        let rest = ahead.get(at..)?;
+        let head = rest.get(..len).unwrap_or(rest);
+        Some(Found::Text { head, len })
+    }
+}
+
+/// `"n unit"` or `"1 unit"` (singular).
+fn count(f: &mut fmt::Formatter<'_>, what: &str, n: usize, one: &str, many: &str) -> fmt::Result {
+    write!(f, "{what} ({n} {})", if n == 1 { one } else { many })
+}
+
+impl fmt::Display for Found<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Found::Nil => f.write_str("nil"),
+            Found::Bool(b) => write!(f, "bool {b}"),
+            Found::Int(n) => write!(f, "integer {n}"),
+            Found::Uint(n) => write!(f, "integer {n}"),
+            // `{:?}` keeps `1e300` short and shows `2.0` as a float.
+            Found::Float(x) => write!(f, "float {x:?}"),
+            Found::Text { head, len } => {
+                // A head cut inside a character drops the partial character.
+                let head = match std::str::from_utf8(head) {
+                    Err(e) if e.error_len().is_none() && head.len() < len => {
+                        head.get(..e.valid_up_to()).unwrap_or_default()
+                    }
+                    _ => head,
+                };
+                let text = String::from_utf8_lossy(head);
+                let mut chars = text.char_indices();
+                let cut = chars.nth(Self::TEXT_CHARS).map(|(i, _)| i);
+                match cut {
+                    None if head.len() >= len => write!(f, "text string {text:?}"),
+                    _ => {
+                        let shown = text.get(..cut.unwrap_or(text.len())).unwrap_or_default();
+                        let quoted = format!("{shown:?}");
+                        let open = quoted.strip_suffix('"').unwrap_or(&quoted);
+                        write!(f, "text string {open}…\" ({len} bytes)")
+                    }
+                }
+            }
+            Found::Bytes(n) => count(f, "byte string", n, "byte", "bytes"),
+            Found::Array(Some(n)) => count(f, "array", n, "item", "items"),
+            Found::Array(None) => f.write_str("array"),
+            Found::Map(Some(n)) => count(f, "map", n, "entry", "entries"),
+            Found::Map(None) => f.write_str("map"),
+            Found::Ext { tag, len } => count(
+                f,
+                &format!("extension with tag {tag}"),
+                len,
+                "byte",
+                "bytes",
+            ),
+            Found::Time(t) => write!(f, "timestamp {t}"),
+            Found::Tag(t) => write!(f, "tag {t}"),
+            Found::Simple(v) => write!(f, "simple value {v}"),
+            Found::Kind(k) => f.write_str(k.name()),
         }
     }
 }
@@ -330,6 +533,89 @@ mod tests {
         let e = Error::eof().at(3).at(10);
         assert_eq!(e.offset(), Some(3));
         assert!(e.is_eof());
+    }
+
+    #[test]
+    fn found_describes_each_kind() {
+        let cases: &[(Found<'_>, &str)] = &[
+            (Found::Nil, "nil"),
+            (Found::Bool(false), "bool false"),
+            (Found::Int(-5), "integer -5"),
+            (
+                Found::Uint(u128::MAX),
+                "integer 340282366920938463463374607431768211455",
+            ),
+            (Found::Float(1e300), "float 1e300"),
+            (Found::Float(2.0), "float 2.0"),
+            (Found::Bytes(1), "byte string (1 byte)"),
+            (Found::Bytes(0), "byte string (0 bytes)"),
+            (Found::Array(Some(1)), "array (1 item)"),
+            (Found::Array(None), "array"),
+            (Found::Map(Some(2)), "map (2 entries)"),
+            (Found::Map(None), "map"),
+            (
+                Found::Ext { tag: 5, len: 3 },
+                "extension with tag 5 (3 bytes)",
+            ),
+            (Found::Tag(7), "tag 7"),
+            (Found::Simple(23), "simple value 23"),
+            (Found::Kind(crate::Kind::Str), "text string"),
+        ];
+        for (found, want) in cases {
+            assert_eq!(found.to_string(), *want);
+        }
+    }
+
+    #[test]
+    fn found_text_is_quoted_escaped_and_cut() {
+        let text = |head: &[u8], len: usize| Found::Text { head, len }.to_string();
+        assert_eq!(text(b"forty", 5), r#"text string "forty""#);
+        assert_eq!(text(b"a\n\"\x01", 4), r#"text string "a\n\"\u{1}""#);
+        assert_eq!(text(b"ab\xff", 3), "text string \"ab\u{fffd}\"");
+        // Exactly 40 characters: whole; 41: cut, with the full length.
+        let forty = "é".repeat(40);
+        assert_eq!(
+            text(forty.as_bytes(), 80),
+            format!("text string \"{forty}\"")
+        );
+        let long = "é".repeat(41);
+        assert_eq!(
+            text(long.as_bytes(), 82),
+            format!("text string \"{forty}…\" (82 bytes)")
+        );
+        // A head shorter than the string (looked at, not read): a character
+        // cut in the middle is dropped, and the text is marked as cut.
+        assert_eq!(
+            text(&"é".repeat(3).as_bytes()[..5], 1000),
+            "text string \"éé…\" (1000 bytes)"
+        );
+        assert_eq!(
+            Found::text_in(b"xxabc", 2, 10).map(|f| f.to_string()),
+            Some("text string \"abc…\" (10 bytes)".to_string())
+        );
+        assert!(Found::text_in(b"x", 2, 10).is_none());
+    }
+
+    #[test]
+    fn key_segments_and_bytes_written_display() {
+        let e = Error::eof()
+            .in_field("age")
+            .within(PathSegment::KeyLiteral("5".into()))
+            .within(PathSegment::Key("bob".into()))
+            .at(3);
+        assert_eq!(e.path_string(), "[\"bob\"][5].age");
+        let e = Error::from(std::io::Error::other("disk full")).with_bytes_written(8192);
+        assert_eq!(e.bytes_written(), Some(8192));
+        assert_eq!(
+            e.to_string(),
+            "i/o error: disk full (after 8192 bytes written)"
+        );
+        let e = Error::eof().with_bytes_written(1).at(2);
+        assert_eq!(
+            e.to_string(),
+            "unexpected end of input (byte 2) (after 1 byte written)"
+        );
+        assert_eq!(Error::eof().bytes_written(), None);
     }
 
     #[test]

@@ -73,10 +73,26 @@ impl Kind {
         }
     }
 
-    /// A type-mismatch error: the target wanted `expected` but the input holds this kind.
+    /// A type-mismatch error: the target wanted `expected` but the input holds
+    /// this kind. The message names the kind only (`found text string`); a
+    /// driver that knows the value passes a [`Found`](crate::Found) to
+    /// [`Error::type_mismatch`] instead, or uses [`Kind::mismatch_unread`].
     #[cold]
     pub fn mismatch(self, expected: &'static str) -> Error {
         Error::type_mismatch(expected, self)
+    }
+
+    /// A type-mismatch error for an item of this kind that the driver has
+    /// looked at without consuming any of it (nor changing its own state):
+    /// the shared [`Decoder`](crate::Decoder) then reads the item, since
+    /// decoding has failed anyway, to quote its value in the message
+    /// (`found text string "forty"`, `found integer 42`), with the offset
+    /// left at the item's start. If reading it fails the message names the
+    /// kind only, as [`Kind::mismatch`] does. A driver that has consumed part
+    /// of the item must use [`Kind::mismatch`] or describe the item itself.
+    #[cold]
+    pub fn mismatch_unread(self, expected: &'static str) -> Error {
+        Error::type_mismatch(expected, self).unread()
     }
 }
 
@@ -203,6 +219,18 @@ pub trait EncodeFormat: Sized {
     #[inline]
     fn write_field_name<W: Write>(&mut self, w: &mut W, name: &'static str) -> Result<()> {
         self.write_str(w, name)
+    }
+
+    /// Writes everything before the value of struct field entry `index`
+    /// named `name`: the same bytes as [`write_map_key`](Self::write_map_key),
+    /// [`write_field_name`](Self::write_field_name) and
+    /// [`write_map_value`](Self::write_map_value) in turn (the default), in
+    /// one call so a format can write them at once (JSON: `,"name":`).
+    #[inline]
+    fn write_field<W: Write>(&mut self, w: &mut W, index: usize, name: FieldName) -> Result<()> {
+        self.write_map_key(w, index)?;
+        self.write_field_name(w, name.as_str())?;
+        self.write_map_value(w)
     }
 
     /// Starts an array of `len` items.
@@ -343,6 +371,23 @@ pub trait DecodeFormat: Sized {
         r: &'s mut R,
         scratch: &'s mut Vec<u8>,
     ) -> Result<Reference<'de, 's, str>>;
+    /// Reads a text string as bytes, for matching against known names
+    /// (struct fields, enum variants) without paying for a UTF-8 check
+    /// first: a key equal to a known name is valid UTF-8 because the name
+    /// is. Callers must validate the bytes before using them as text
+    /// (see [`Decoder::decode_key`](crate::Decoder::decode_key)). The
+    /// default reads a checked string; formats override it to skip the check.
+    #[inline]
+    fn read_str_bytes<'de, 's, R: Read<'de>>(
+        &mut self,
+        r: &'s mut R,
+        scratch: &'s mut Vec<u8>,
+    ) -> Result<Reference<'de, 's, [u8]>> {
+        Ok(match self.read_str(r, scratch)? {
+            Reference::Borrowed(s) => Reference::Borrowed(s.as_bytes()),
+            Reference::Copied(s) => Reference::Copied(s.as_bytes()),
+        })
+    }
     /// Reads a byte string (formats may also accept a text string).
     fn read_bytes<'de, 's, R: Read<'de>>(
         &mut self,
@@ -377,12 +422,12 @@ pub trait DecodeFormat: Sized {
 
     /// Reads a tag number; the tagged item follows (CBOR).
     fn read_tag<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<u64> {
-        Err(self.peek_kind(r)?.mismatch("tag"))
+        Err(self.peek_kind(r)?.mismatch_unread("tag"))
     }
 
     /// Reads a simple value (CBOR).
     fn read_simple<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<u8> {
-        Err(self.peek_kind(r)?.mismatch("simple value"))
+        Err(self.peek_kind(r)?.mismatch_unread("simple value"))
     }
 
     /// Skips one whole item. `depth` is how many more levels of nesting are allowed.
@@ -423,5 +468,63 @@ pub trait DecodeFormat: Sized {
     #[inline]
     fn reject_duplicate_keys(&self) -> bool {
         false
+    }
+}
+
+/// A struct field name known at compile time, with what a text format needs
+/// to know about it, worked out once ([`FieldName::new`] is a `const fn`:
+/// derived code builds these in constants, so nothing is checked per write).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FieldName {
+    name: &'static str,
+    plain: bool,
+}
+
+impl FieldName {
+    /// Wraps `name`, noting whether it is [plain](FieldName::is_plain).
+    #[must_use]
+    pub const fn new(name: &'static str) -> Self {
+        let b = name.as_bytes();
+        let mut plain = true;
+        let mut i = 0;
+        while i < b.len() {
+            plain &=
+                matches!(b[i], 0x20..=0x7e) && !matches!(b[i], b'"' | b'\\' | b'<' | b'>' | b'&');
+            i += 1;
+        }
+        FieldName { name, plain }
+    }
+
+    /// The name.
+    #[inline]
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        self.name
+    }
+
+    /// True when every byte of the name is printable ASCII other than `"`,
+    /// `\`, `<`, `>` and `&`: a text format writes it between quotes as is,
+    /// whatever its escaping options.
+    #[inline]
+    #[must_use]
+    pub const fn is_plain(self) -> bool {
+        self.plain
+    }
+}
+
+#[cfg(test)]
+mod field_name_tests {
+    use super::FieldName;
+
+    #[test]
+    fn plain_names() {
+        const ID: FieldName = FieldName::new("screen_name");
+        assert!(ID.is_plain());
+        assert_eq!(ID.as_str(), "screen_name");
+        assert!(FieldName::new("").is_plain());
+        assert!(FieldName::new("a-b c~").is_plain());
+        for odd in ["a\"b", "a\\b", "<a>", "a&b", "tab\t", "é", "\u{7f}"] {
+            assert!(!FieldName::new(odd).is_plain(), "{odd:?}");
+        }
     }
 }

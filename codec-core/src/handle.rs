@@ -75,14 +75,40 @@ pub fn encode_into<T: Encode + ?Sized, H: Handle>(v: &T, h: &H, out: &mut Vec<u8
 }
 
 /// Encodes `v` into an [`std::io::Write`] (buffered, flushed at the end).
+///
+/// `Interrupted` errors of the writer are retried. Every error says how many
+/// bytes reached the writer, in [`Error::bytes_written`](crate::Error::bytes_written)
+/// (and its `Display`: `i/o error: ... (after 8192 bytes written)`): for a
+/// failing writer, the bytes it accepted before failing; for a value that
+/// cannot be encoded, the bytes encoded before it (they are flushed, as
+/// dropping a `BufWriter` would).
 pub fn to_writer<T: Encode + ?Sized, H: Handle, W: std::io::Write>(
     v: &T,
     h: &H,
     w: W,
 ) -> Result<()> {
     let mut e = h.encoder(IoWriter::new(w));
-    v.encode(&mut e)?;
-    e.into_writer().flush()
+    match v.encode(&mut e) {
+        Ok(()) => e.into_writer().flush(),
+        Err(err) => Err(stopped(err, e.into_writer())),
+    }
+}
+
+/// An encode error of [`to_writer`]: flushes what was encoded before it and
+/// records how many bytes reached the writer.
+#[cold]
+fn stopped<W: std::io::Write>(err: crate::Error, mut w: IoWriter<W>) -> crate::Error {
+    if err.bytes_written().is_some() {
+        return err;
+    }
+    match w.flush() {
+        Ok(()) => err.with_bytes_written(w.bytes_flushed()),
+        // The writer failed while flushing: its error says how far it got.
+        Err(flush_err) => {
+            let n = flush_err.bytes_written().unwrap_or(w.bytes_flushed());
+            err.with_bytes_written(n)
+        }
+    }
 }
 
 /// Decodes one value that must fill the whole slice; it may borrow from `input`.

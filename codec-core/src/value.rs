@@ -412,6 +412,20 @@ impl<'de> Decode<'de> for Value {
         Some(Value::Nil)
     }
 
+    /// Text keys as `["key"]`, integer and bool keys as `[5]`; others by position.
+    #[cold]
+    fn path_segment(&self) -> Option<crate::PathSegment> {
+        use crate::PathSegment::{Key, KeyLiteral};
+        match self {
+            Value::Str(s) => Some(Key(s.clone())),
+            Value::Int(n) => Some(KeyLiteral(n.to_string())),
+            Value::Uint(n) => Some(KeyLiteral(n.to_string())),
+            Value::BigInt(n) => Some(KeyLiteral(n.to_string())),
+            Value::Bool(b) => Some(KeyLiteral(b.to_string())),
+            _ => None,
+        }
+    }
+
     /// Merges into the existing value when the input has the same kind (ugorji's
     /// default; `interface_reset` always replaces): a map's entries are
     /// decoded into the entries with equal keys (or replace them with

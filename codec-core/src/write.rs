@@ -1,6 +1,6 @@
 //! Byte sinks the encoders write into: `Vec<u8>` and any [`std::io::Write`].
 
-use crate::error::Result;
+use crate::error::{Error, Result};
 
 /// A byte sink. Format drivers write every byte through this trait.
 ///
@@ -79,6 +79,14 @@ const IO_BUF: usize = 8 * 1024;
 ///
 /// Call [`IoWriter::flush`] (or [`IoWriter::into_inner`]) at the end; dropping
 /// the writer also flushes, ignoring errors, as `BufWriter` does.
+///
+/// `Interrupted` errors of the inner writer are retried. Any other error
+/// (or a write that accepts no bytes: `WriteZero`) is returned as
+/// [`ErrorKind::Io`](crate::ErrorKind::Io) with
+/// [`Error::bytes_written`] set to the number of bytes the inner writer
+/// accepted before it failed (across the whole life of this `IoWriter`):
+/// exactly those bytes are in the writer. Bytes it accepted are never
+/// sent again (a later flush, or the one on drop, sends only the rest).
 pub struct IoWriter<W: std::io::Write> {
     inner: Option<W>,
     buf: Vec<u8>,
@@ -102,20 +110,56 @@ impl<W: std::io::Write> IoWriter<W> {
     /// Writes the buffered bytes through to the inner writer and flushes it.
     pub fn flush(&mut self) -> Result<()> {
         self.flush_buf()?;
-        self.inner().flush()?;
-        Ok(())
+        let written = self.flushed;
+        self.inner()
+            .flush()
+            .map_err(|e| Error::from(e).with_bytes_written(written))
     }
 
     fn flush_buf(&mut self) -> Result<()> {
         if !self.buf.is_empty() {
             let buf = std::mem::take(&mut self.buf);
-            let res = self.inner().write_all(&buf);
+            let (sent, res) = self.send(&buf);
             self.buf = buf;
+            // Keep only what the inner writer has not accepted.
+            self.buf.drain(..sent);
             res?;
-            self.flushed += self.buf.len() as u64;
-            self.buf.clear();
         }
         Ok(())
+    }
+
+    /// Writes `data` to the inner writer, retrying `Interrupted` and counting
+    /// every byte accepted; returns how many were (all of them unless the
+    /// result is an error).
+    fn send(&mut self, data: &[u8]) -> (usize, Result<()>) {
+        let Some(inner) = self.inner.as_mut() else {
+            return (0, Ok(()));
+        };
+        let mut sent = 0;
+        while let Some(rest) = data.get(sent..).filter(|r| !r.is_empty()) {
+            match inner.write(rest) {
+                Ok(0) => {
+                    let e = std::io::Error::from(std::io::ErrorKind::WriteZero);
+                    return (sent, Err(self.failed(e, sent)));
+                }
+                Ok(n) => {
+                    // A writer claiming more than it was given counts as all of it.
+                    let n = n.min(rest.len());
+                    sent += n;
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return (sent, Err(self.failed(e, sent))),
+            }
+        }
+        self.flushed += sent as u64;
+        (sent, Ok(()))
+    }
+
+    /// The error for a failed inner write, after `sent` more bytes were accepted.
+    #[cold]
+    fn failed(&mut self, e: std::io::Error, sent: usize) -> Error {
+        self.flushed += sent as u64;
+        Error::from(e).with_bytes_written(self.flushed)
     }
 
     /// Flushes and returns the inner writer.
@@ -124,7 +168,7 @@ impl<W: std::io::Write> IoWriter<W> {
         Ok(self.inner.take().expect("IoWriter used after into_inner"))
     }
 
-    /// Bytes that reached the inner writer so far.
+    /// Bytes that the inner writer accepted so far.
     pub fn bytes_flushed(&self) -> u64 {
         self.flushed
     }
@@ -136,9 +180,7 @@ impl<W: std::io::Write> Write for IoWriter<W> {
         if self.buf.len() + buf.len() > IO_BUF {
             self.flush_buf()?;
             if buf.len() > IO_BUF {
-                self.inner().write_all(buf)?;
-                self.flushed += buf.len() as u64;
-                return Ok(());
+                return self.send(buf).1;
             }
         }
         self.buf.extend_from_slice(buf);
@@ -192,5 +234,83 @@ mod tests {
         w.write_all(b"abc").unwrap();
         let err = w.flush().unwrap_err();
         assert!(err.to_string().contains("disk full"));
+    }
+
+    /// Accepts `limit` bytes, at most `chunk` per call, returning
+    /// `Interrupted` before every other call; then fails.
+    struct Flaky {
+        out: Vec<u8>,
+        limit: usize,
+        chunk: usize,
+        calls: usize,
+    }
+
+    impl std::io::Write for Flaky {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.calls += 1;
+            if self.calls % 2 == 1 {
+                return Err(std::io::ErrorKind::Interrupted.into());
+            }
+            let n = buf.len().min(self.chunk).min(self.limit - self.out.len());
+            if n == 0 {
+                return Err(std::io::Error::other("disk full"));
+            }
+            self.out.extend_from_slice(&buf[..n]);
+            Ok(n)
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn io_writer_counts_what_the_writer_accepted() {
+        let data: Vec<u8> = (0..30_000u32).map(|i| i as u8).collect();
+        for limit in [0, 5, 8192, 10_000, 20_000] {
+            let mut w = IoWriter::new(Flaky {
+                out: Vec::new(),
+                limit,
+                chunk: 1000,
+                calls: 0,
+            });
+            let res = data.chunks(100).try_for_each(|c| w.write_all(c));
+            let err = res.and_then(|()| w.flush()).unwrap_err();
+            assert_eq!(err.bytes_written(), Some(limit as u64));
+            assert_eq!(w.bytes_flushed(), limit as u64);
+            let inner = w.inner.take().unwrap();
+            assert_eq!(inner.out[..], data[..limit]);
+        }
+        // A large write that bypasses the buffer, retried through Interrupted.
+        let mut w = IoWriter::new(Flaky {
+            out: Vec::new(),
+            limit: usize::MAX,
+            chunk: 777,
+            calls: 0,
+        });
+        w.write_all(&data[..10]).unwrap();
+        w.write_all(&data[10..]).unwrap();
+        assert_eq!(w.into_inner().unwrap().out, data);
+    }
+
+    #[test]
+    fn io_writer_never_resends_accepted_bytes() {
+        // Fails after 5 bytes; a later flush (here, on drop) sends only the rest.
+        let mut out = Vec::new();
+        {
+            let mut w = IoWriter::new(Flaky {
+                out: Vec::new(),
+                limit: 5,
+                chunk: 1000,
+                calls: 0,
+            });
+            w.write_all(b"0123456789").unwrap();
+            assert_eq!(w.flush().unwrap_err().bytes_written(), Some(5));
+            if let Some(inner) = w.inner.as_mut() {
+                inner.limit = usize::MAX;
+            }
+            w.flush().unwrap();
+            out.extend_from_slice(&w.inner.as_ref().unwrap().out);
+        }
+        assert_eq!(out, b"0123456789");
     }
 }

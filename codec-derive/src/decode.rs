@@ -175,7 +175,7 @@ fn read_key(cx: &Cx<'_>, st: &Struct, ss: &[Slot<'_>]) -> TokenStream {
         };
     }
     let arms = plain(ss).enumerate().map(|(id, s)| {
-        let name = &s.f.name;
+        let name = byte_lit(&s.f.name);
         quote!(#name => #sup::FieldKey::Id(#id),)
     });
     let has_rest = has_rest_expr(cx, ss);
@@ -191,13 +191,22 @@ fn read_key(cx: &Cx<'_>, st: &Struct, ss: &[Slot<'_>]) -> TokenStream {
     let lookup = flat_lookup(cx, ss, |id| quote!(#sup::FieldKey::Id(#id)), tail);
     quote! {
         {
-            let __s = __d.decode_str()?;
+            let __s = __d.decode_key()?;
             match &*__s {
                 #(#arms)*
-                __other => #lookup
+                __other => {
+                    let __other = #sup::key_text(__other, __off)?;
+                    #lookup
+                }
             }
         }
     }
+}
+
+/// A byte-string literal for `name`: keys are matched as raw bytes
+/// ([`Decoder::decode_key`]), checked for UTF-8 only when no name matches.
+fn byte_lit(name: &str) -> proc_macro2::Literal {
+    proc_macro2::Literal::byte_string(name.as_bytes())
 }
 
 /// Match arms `ID => { decode into slot }` for own fields, then a catch-all
@@ -514,14 +523,16 @@ fn enum_body(cx: &Cx<'_>, en: &crate::model::Enum) -> TokenStream {
         }
     } else {
         let arms = en.variants.iter().enumerate().map(|(i, v)| {
-            let name = &v.name;
+            let name = byte_lit(&v.name);
             quote!(#name => #i,)
         });
         quote! {{
-            let __s = __d.decode_str()?;
+            let __s = __d.decode_key()?;
             match &*__s {
                 #(#arms)*
-                __other => return #sup::Err(#sup::unknown_variant(__other, __off)),
+                __other => {
+                    return #sup::Err(#sup::unknown_variant(#sup::key_text(__other, __off)?, __off))
+                }
             }
         }}
     };

@@ -49,9 +49,24 @@ fn key(st: &Struct, f: &Field) -> TokenStream {
 }
 
 fn entry(k: &Path, st: &Struct, a: &Acc<'_>) -> TokenStream {
-    let key = key(st, a.f);
     let val = value(k, a);
-    let body = quote! { __e.map_key(__i)?; #key __e.map_value()?; #val __i += 1; };
+    let body = match (st.int_keys, a.f.key) {
+        (true, Some(_)) => {
+            let key = key(st, a.f);
+            quote! { __e.map_key(__i)?; #key __e.map_value()?; #val __i += 1; }
+        }
+        _ => {
+            let name = &a.f.name;
+            quote! {
+                __e.encode_field(__i, {
+                    const __NAME: #k::FieldName = #k::FieldName::new(#name);
+                    __NAME
+                })?;
+                #val
+                __i += 1;
+            }
+        }
+    };
     match keep_cond(k, a) {
         Some(c) => quote!(if #c { #body }),
         None => body,

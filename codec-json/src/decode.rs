@@ -4,7 +4,7 @@
 use crate::base64;
 use crate::encode::GO_ZERO_TIME_SECS;
 use crate::number::{self, Num, Parsed, is_num_byte};
-use codec_core::{DecodeFormat, Error, ErrorKind, Kind, Read, Reference, Result, Seq, Time};
+use codec_core::{DecodeFormat, Error, ErrorKind, Found, Kind, Read, Reference, Result, Seq, Time};
 
 /// Whitespace RFC 8259 allows between tokens.
 #[inline(always)]
@@ -105,8 +105,10 @@ fn unexpected(b: u8, wanted: &'static str) -> Error {
 }
 
 /// A type mismatch for a scalar target, or a syntax error for a byte that starts no value.
+/// The value (starting with `b`, at the reader) is not consumed: the shared
+/// decoder quotes it. The error points at it (past any whitespace).
 #[cold]
-fn mismatch(b: u8, expected: &'static str) -> Error {
+fn mismatch<'de, R: Read<'de>>(r: &R, b: u8, expected: &'static str) -> Error {
     let kind = match b {
         b'"' => Kind::Str,
         b'[' => Kind::Array,
@@ -116,17 +118,23 @@ fn mismatch(b: u8, expected: &'static str) -> Error {
         b'-' | b'0'..=b'9' => Kind::Float64,
         _ => return unexpected(b, "a value"),
     };
-    Error::type_mismatch(expected, kind)
+    kind.mismatch_unread(expected).at(r.offset())
 }
 
+/// A type mismatch for a value already read ahead (`aux` holds a pending key's text).
 #[cold]
-fn pending_mismatch(p: &Pending, expected: &'static str) -> Error {
-    let kind = match p {
-        Pending::Num(n) => n.kind(false),
-        Pending::Bool(_) => Kind::Bool,
-        Pending::Str => Kind::Str,
+fn pending_mismatch(p: &Pending, aux: &[u8], expected: &'static str) -> Error {
+    let found = match *p {
+        Pending::Num(Num::U(v)) => Found::Uint(u128::from(v)),
+        Pending::Num(Num::I(v)) => Found::Int(i128::from(v)),
+        Pending::Num(n) => Found::Float(n.to_f64()),
+        Pending::Bool(b) => Found::Bool(b),
+        Pending::Str => Found::Text {
+            head: aux,
+            len: aux.len(),
+        },
     };
-    Error::type_mismatch(expected, kind)
+    Error::type_mismatch(expected, found)
 }
 
 /// High bit of each byte of `x` set where that byte is zero (exact: no
@@ -400,17 +408,18 @@ impl JsonDecoder {
                     self.aux = text;
                     res
                 }
-                other => Err(pending_mismatch(&other, expected)),
+                other => Err(pending_mismatch(&other, &self.aux, expected)),
             };
         }
         let b = next_token(r)?;
         match b {
             b'-' | b'0'..=b'9' => self.read_num(r, f32),
             b'"' => {
+                let at = r.offset();
                 r.consume(1);
                 let mut text = std::mem::take(&mut self.aux);
-                let res =
-                    read_string_body(r, &mut text).and_then(|s| quoted_number(&s, expected, f32));
+                let res = read_string_body(r, &mut text)
+                    .and_then(|s| quoted_number(&s, expected, f32).map_err(|e| e.at(at)));
                 self.aux = text;
                 res
             }
@@ -419,7 +428,7 @@ impl JsonDecoder {
                 expect_literal(r, b"null")?;
                 Ok(Num::U(0))
             }
-            _ => Err(mismatch(b, expected)),
+            _ => Err(mismatch(r, b, expected)),
         }
     }
 
@@ -612,7 +621,7 @@ impl DecodeFormat for JsonDecoder {
         if let Some(p) = self.pending.take() {
             return match p {
                 Pending::Bool(v) => Ok(v),
-                other => Err(pending_mismatch(&other, "bool")),
+                other => Err(pending_mismatch(&other, &self.aux, "bool")),
             };
         }
         let b = next_token(r)?;
@@ -625,12 +634,18 @@ impl DecodeFormat for JsonDecoder {
                 let res = read_string_body(r, &mut text).and_then(|s| match &*s {
                     b"true" => Ok(true),
                     b"false" => Ok(false),
-                    _ => Err(Error::type_mismatch("bool", Kind::Str)),
+                    text => Err(Error::type_mismatch(
+                        "bool",
+                        Found::Text {
+                            head: text,
+                            len: text.len(),
+                        },
+                    )),
                 });
                 self.aux = text;
                 res
             }
-            _ => Err(mismatch(b, "bool")),
+            _ => Err(mismatch(r, b, "bool")),
         }
     }
 
@@ -686,15 +701,37 @@ impl DecodeFormat for JsonDecoder {
                     scratch.extend_from_slice(&self.aux);
                     bytes_to_str(Reference::Copied(&scratch[..]))
                 }
-                other => Err(pending_mismatch(&other, "text string")),
+                other => Err(pending_mismatch(&other, &self.aux, "text string")),
             };
         }
         let b = next_token(r)?;
         if b != b'"' {
-            return Err(mismatch(b, "text string"));
+            return Err(mismatch(r, b, "text string"));
         }
         r.consume(1);
         bytes_to_str(read_string_body(r, scratch)?)
+    }
+
+    /// The raw (unescaped) bytes of a string, without the UTF-8 check:
+    /// for matching keys against known names.
+    #[inline]
+    fn read_str_bytes<'de, 's, R: Read<'de>>(
+        &mut self,
+        r: &'s mut R,
+        scratch: &'s mut Vec<u8>,
+    ) -> Result<Reference<'de, 's, [u8]>> {
+        if self.pending.is_some() {
+            return Ok(match self.read_str(r, scratch)? {
+                Reference::Borrowed(s) => Reference::Borrowed(s.as_bytes()),
+                Reference::Copied(s) => Reference::Copied(s.as_bytes()),
+            });
+        }
+        let b = next_token(r)?;
+        if b != b'"' {
+            return Err(mismatch(r, b, "text string"));
+        }
+        r.consume(1);
+        read_string_body(r, scratch)
     }
 
     /// A base64 string (standard alphabet, padded), as ugorji writes bytes.
@@ -719,11 +756,11 @@ impl DecodeFormat for JsonDecoder {
     #[inline]
     fn array_begin<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<Seq> {
         if let Some(p) = &self.pending {
-            return Err(pending_mismatch(p, "array"));
+            return Err(pending_mismatch(p, &self.aux, "array"));
         }
         let b = next_token(r)?;
         if b != b'[' {
-            return Err(mismatch(b, "array"));
+            return Err(mismatch(r, b, "array"));
         }
         r.consume(1);
         Ok(Seq::delimited())
@@ -760,11 +797,11 @@ impl DecodeFormat for JsonDecoder {
     #[inline]
     fn map_begin<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<Seq> {
         if let Some(p) = &self.pending {
-            return Err(pending_mismatch(p, "map"));
+            return Err(pending_mismatch(p, &self.aux, "map"));
         }
         let b = next_token(r)?;
         if b != b'{' {
-            return Err(mismatch(b, "map"));
+            return Err(mismatch(r, b, "map"));
         }
         r.consume(1);
         Ok(Seq::delimited())
@@ -831,7 +868,7 @@ impl DecodeFormat for JsonDecoder {
         r: &'s mut R,
         _scratch: &'s mut Vec<u8>,
     ) -> Result<(u64, Reference<'de, 's, [u8]>)> {
-        Err(self.peek_kind(r)?.mismatch("extension"))
+        Err(self.peek_kind(r)?.mismatch_unread("extension"))
     }
 
     fn skip<'de, R: Read<'de>>(
@@ -861,13 +898,16 @@ impl DecodeFormat for JsonDecoder {
 }
 
 /// A number read from a quoted string (ugorji accepts `"42"` for 42). Text
-/// that is not a number is a type mismatch naming the target and the text.
+/// that is not a number is a type mismatch naming the target and quoting the text.
 #[cold]
 fn quoted_number(text: &[u8], expected: &'static str, f32: bool) -> Result<Num> {
     number::parse_exact(text, f32).map_err(|e| match e.kind() {
         ErrorKind::Syntax(_) => Error::type_mismatch(
             expected,
-            format_args!("text string {:?}", String::from_utf8_lossy(text)),
+            Found::Text {
+                head: text,
+                len: text.len(),
+            },
         ),
         _ => e,
     })

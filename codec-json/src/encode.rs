@@ -2,7 +2,7 @@
 
 use crate::number::{F32_INT_LIMIT, F64_INT_LIMIT, fixed_as_is, format_float};
 use crate::{IntegerAsString, base64};
-use codec_core::{EncodeFormat, Error, Result, Time, Write};
+use codec_core::{EncodeFormat, Error, FieldName, Result, Time, Write};
 
 /// Go's zero `time.Time` (0001-01-01T00:00:00Z) in Unix seconds: written as `null`.
 pub(crate) const GO_ZERO_TIME_SECS: i64 = -62_135_596_800;
@@ -166,10 +166,65 @@ impl JsonEncoder {
     }
 }
 
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGHS: u64 = 0x8080_8080_8080_8080;
+
+/// High bit set in each byte of `x` equal to `c` (exact for the lowest such
+/// byte; a borrow may flag bytes above it, which the caller re-checks).
+#[inline(always)]
+const fn eq_bytes(x: u64, c: u8) -> u64 {
+    let t = x ^ (ONES * c as u64);
+    t.wrapping_sub(ONES) & !t
+}
+
+/// Index of the first byte of `s` that may need escaping: a control
+/// character, `"`, `\`, `0xE2` (U+2028/U+2029 start with it) and, with
+/// `ESC_HTML`, `<`, `>` and `&`. Eight bytes per step (SWAR): 3.4 operations per
+/// byte instead of a table lookup and a branch per byte. The byte found is
+/// exact (its table entry is not [`PLAIN`] except for `0xE2`).
+#[inline(always)]
+fn find_escape<const ESC_HTML: bool>(s: &[u8]) -> Option<usize> {
+    let (words, _) = s.as_chunks::<8>();
+    for (k, w) in words.iter().enumerate() {
+        let x = u64::from_le_bytes(*w);
+        let mut m = eq_bytes(x, b'"')
+            | eq_bytes(x, b'\\')
+            | eq_bytes(x, 0xE2)
+            | (x.wrapping_sub(ONES * 0x20) & !x);
+        if ESC_HTML {
+            // `<` (0x3C) and `>` (0x3E) are the only bytes with `b | 2 == 0x3E`.
+            m |= eq_bytes(x | (ONES * 2), b'>') | eq_bytes(x, b'&');
+        }
+        let m = m & HIGHS;
+        if m != 0 {
+            return Some(k * 8 + (m.trailing_zeros() / 8) as usize);
+        }
+    }
+    let table = if ESC_HTML {
+        &ESCAPE_HTML
+    } else {
+        &ESCAPE_KEEP_HTML
+    };
+    let done = words.len() * 8;
+    s[done..]
+        .iter()
+        .position(|&b| table[b as usize] != PLAIN)
+        .map(|p| done + p)
+}
+
 /// Writes `s` as a quoted JSON string with ugorji's escaping.
 #[inline]
 pub(crate) fn write_escaped<W: Write>(w: &mut W, s: &[u8], html: bool) -> Result<()> {
-    let table = if html {
+    if html {
+        write_escaped_with::<W, true>(w, s)
+    } else {
+        write_escaped_with::<W, false>(w, s)
+    }
+}
+
+#[inline(always)]
+fn write_escaped_with<W: Write, const ESC_HTML: bool>(w: &mut W, s: &[u8]) -> Result<()> {
+    let table = if ESC_HTML {
         &ESCAPE_HTML
     } else {
         &ESCAPE_KEEP_HTML
@@ -178,12 +233,7 @@ pub(crate) fn write_escaped<W: Write>(w: &mut W, s: &[u8], html: bool) -> Result
     w.write_byte(b'"')?;
     let mut start = 0; // first byte not yet written
     let mut i = 0;
-    // One table lookup per byte (as serde_json): measured as fast as the
-    // SWAR pre-check it replaced on twitter.json and citm_catalog.json, and simpler.
-    while let Some(off) = s
-        .get(i..)
-        .and_then(|rest| rest.iter().position(|&b| table[b as usize] != PLAIN))
-    {
+    while let Some(off) = s.get(i..).and_then(find_escape::<ESC_HTML>) {
         i += off;
         let b = s[i];
         let t = table[b as usize];
@@ -319,6 +369,26 @@ impl EncodeFormat for JsonEncoder {
         self.write_str(w, name)
     }
 
+    /// `,"name":` in one go when the name needs no escaping and there is
+    /// no indentation (the usual case); the general path otherwise.
+    #[inline]
+    fn write_field<W: Write>(&mut self, w: &mut W, index: usize, name: FieldName) -> Result<()> {
+        if self.indent != 0 || !name.is_plain() {
+            self.write_map_key(w, index)?;
+            self.write_field_name(w, name.as_str())?;
+            return self.write_map_value(w);
+        }
+        let name = name.as_str();
+        w.reserve(name.len() + 4);
+        if index > 0 {
+            w.write_all(b",\"")?;
+        } else {
+            w.write_byte(b'"')?;
+        }
+        w.write_all(name.as_bytes())?;
+        w.write_all(b"\":")
+    }
+
     #[inline]
     fn write_array_start<W: Write>(&mut self, w: &mut W, _len: usize) -> Result<()> {
         if self.key {
@@ -436,5 +506,69 @@ impl EncodeFormat for JsonEncoder {
             key: false,
             ..self.clone()
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn naive(s: &[u8], html: bool) -> Option<usize> {
+        let table = if html {
+            &ESCAPE_HTML
+        } else {
+            &ESCAPE_KEEP_HTML
+        };
+        s.iter().position(|&b| table[b as usize] != PLAIN)
+    }
+
+    fn find(s: &[u8], html: bool) -> Option<usize> {
+        if html {
+            find_escape::<true>(s)
+        } else {
+            find_escape::<false>(s)
+        }
+    }
+
+    /// The SWAR scan finds exactly the first byte the table flags: every
+    /// byte value at every position of a plain background, and pairs of
+    /// special bytes (the case where a borrow could flag a later byte).
+    #[test]
+    fn find_escape_agrees_with_the_table() {
+        for html in [false, true] {
+            for len in 0..20 {
+                for pos in 0..len {
+                    for b in 0..=255u8 {
+                        let mut s = vec![b'a'; len];
+                        s[pos] = b;
+                        assert_eq!(find(&s, html), naive(&s, html), "{s:?} html={html}");
+                        // Byte values just above/below the specials after it.
+                        for next in [0x00, 0x1f, 0x21, 0x22, 0x23, 0x3d, 0x3f, 0xe1, 0xe3, 0xff] {
+                            if pos + 1 < len {
+                                s[pos + 1] = next;
+                                assert_eq!(find(&s, html), naive(&s, html), "{s:?} html={html}");
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn escapes_as_ugorji() {
+        let mut out = Vec::new();
+        let s = "a\"b\\c\nd\u{1}<>&\u{2028}\u{2029}\u{2027}é…日本 long enough to use words";
+        write_escaped(&mut out, s.as_bytes(), true).unwrap();
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "\"a\\\"b\\\\c\\nd\\u0001\\u003c\\u003e\\u0026\\u2028\\u2029\u{2027}é…日本 long enough to use words\""
+        );
+        let mut out = Vec::new();
+        write_escaped(&mut out, s.as_bytes(), false).unwrap();
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "\"a\\\"b\\\\c\\nd\\u0001<>&\\u2028\\u2029\u{2027}é…日本 long enough to use words\""
+        );
     }
 }

@@ -2,7 +2,7 @@
 
 use crate::MsgpackHandle;
 use crate::spec::*;
-use codec_core::{DecodeFormat, Error, ErrorKind, Kind, Read, Reference, Result, Seq, Time};
+use codec_core::{DecodeFormat, Error, ErrorKind, Found, Kind, Read, Reference, Result, Seq, Time};
 
 /// The MessagePack [`DecodeFormat`]: reads every format byte of the spec.
 ///
@@ -67,32 +67,82 @@ fn reserved() -> Error {
     Error::syntax("the byte 0xc1 is never used in msgpack")
 }
 
+/// The error for an item (its marker `b` consumed) that the target cannot
+/// take, at the marker. The message quotes the item's value (`found text
+/// string "forty"`, `found integer 42`): the marker is consumed, so the
+/// shared decoder could not read the item again; what follows it is looked
+/// at without consuming it.
 #[cold]
 fn unexpected<'de, R: Read<'de>>(r: &mut R, b: u8, expected: &'static str) -> Error {
     let at = r.offset().saturating_sub(1);
     let e = if b == RESERVED {
         reserved()
-    } else if let Some(tag) = ext_tag_after(r, b) {
-        // Name the extension's type: the marker is consumed, so the shared
-        // decoder could not read it again.
-        Error::type_mismatch(expected, format_args!("extension with tag {tag}"))
     } else {
-        kind_of(b, true).mismatch(expected)
+        let kind = kind_of(b, true);
+        match r.peek_bytes(9 + Found::TEXT_HEAD) {
+            Ok(ahead) => match found_after(b, ahead) {
+                Some(found) => Error::type_mismatch(expected, found),
+                None => kind.mismatch(expected),
+            },
+            Err(_) => kind.mismatch(expected),
+        }
     };
     e.at(at)
 }
 
-/// The ext type that follows an ext marker `b` (already consumed), without consuming it.
-#[cold]
-fn ext_tag_after<'de, R: Read<'de>>(r: &mut R, b: u8) -> Option<u8> {
-    let skip = match b {
-        FIXEXT1..=FIXEXT16 => 0,
-        EXT8 => 1,
-        EXT16 => 2,
-        EXT32 => 4,
-        _ => return None,
+/// The big-endian unsigned integer in the `n` bytes at `at` in `ahead`.
+fn be(ahead: &[u8], at: usize, n: usize) -> Option<u64> {
+    let bytes = ahead.get(at..at + n)?;
+    Some(bytes.iter().fold(0u64, |acc, &x| (acc << 8) | u64::from(x)))
+}
+
+/// The item whose marker `b` was consumed, from the bytes that follow it
+/// (`ahead`); `None` when they end too soon. str items are text (if not
+/// UTF-8, shown with U+FFFD), bin items byte strings, ext items their type
+/// byte as the tag (as [`MsgpackDecoder`] reads it).
+fn found_after(b: u8, ahead: &[u8]) -> Option<Found<'_>> {
+    let len = |n: usize| be(ahead, 0, n).and_then(|l| usize::try_from(l).ok());
+    let ext = |n: usize, data: usize| {
+        Some(Found::Ext {
+            tag: u64::from(*ahead.get(n)?),
+            len: data,
+        })
     };
-    r.peek_bytes(skip + 1).ok()?.get(skip).copied()
+    Some(match b {
+        0x00..=POS_FIXINT_MAX => Found::Int(i128::from(b)),
+        NEG_FIXINT_MIN..=0xff => Found::Int(i128::from(b as i8)),
+        NIL => Found::Nil,
+        FALSE => Found::Bool(false),
+        TRUE => Found::Bool(true),
+        UINT8 => Found::Uint(u128::from(be(ahead, 0, 1)?)),
+        UINT16 => Found::Uint(u128::from(be(ahead, 0, 2)?)),
+        UINT32 => Found::Uint(u128::from(be(ahead, 0, 4)?)),
+        UINT64 => Found::Uint(u128::from(be(ahead, 0, 8)?)),
+        INT8 => Found::Int(i128::from(be(ahead, 0, 1)? as u8 as i8)),
+        INT16 => Found::Int(i128::from(be(ahead, 0, 2)? as u16 as i16)),
+        INT32 => Found::Int(i128::from(be(ahead, 0, 4)? as u32 as i32)),
+        INT64 => Found::Int(i128::from(be(ahead, 0, 8)? as i64)),
+        FLOAT32 => Found::Float(f64::from(f32::from_bits(be(ahead, 0, 4)? as u32))),
+        FLOAT64 => Found::Float(f64::from_bits(be(ahead, 0, 8)?)),
+        FIXSTR..=0xbf => Found::text_in(ahead, 0, usize::from(b & 0x1f))?,
+        STR8 => Found::text_in(ahead, 1, len(1)?)?,
+        STR16 => Found::text_in(ahead, 2, len(2)?)?,
+        STR32 => Found::text_in(ahead, 4, len(4)?)?,
+        BIN8 => Found::Bytes(len(1)?),
+        BIN16 => Found::Bytes(len(2)?),
+        BIN32 => Found::Bytes(len(4)?),
+        0x80..=0x8f => Found::Map(Some(usize::from(b & 0x0f))),
+        MAP16 => Found::Map(Some(len(2)?)),
+        MAP32 => Found::Map(Some(len(4)?)),
+        0x90..=0x9f => Found::Array(Some(usize::from(b & 0x0f))),
+        ARRAY16 => Found::Array(Some(len(2)?)),
+        ARRAY32 => Found::Array(Some(len(4)?)),
+        FIXEXT1..=FIXEXT16 => ext(0, 1 << (b - FIXEXT1))?,
+        EXT8 => ext(1, len(1)?)?,
+        EXT16 => ext(2, len(2)?)?,
+        EXT32 => ext(4, len(4)?)?,
+        RESERVED => return None,
+    })
 }
 
 #[inline]
@@ -342,6 +392,19 @@ impl DecodeFormat for MsgpackDecoder {
         let b = r.read_u8()?;
         match string_len(r, b)? {
             Some(len) => r.read_slice(len, scratch)?.into_str(),
+            None => Err(unexpected(r, b, "text string")),
+        }
+    }
+
+    #[inline]
+    fn read_str_bytes<'de, 's, R: Read<'de>>(
+        &mut self,
+        r: &'s mut R,
+        scratch: &'s mut Vec<u8>,
+    ) -> Result<Reference<'de, 's, [u8]>> {
+        let b = r.read_u8()?;
+        match string_len(r, b)? {
+            Some(len) => r.read_slice(len, scratch),
             None => Err(unexpected(r, b, "text string")),
         }
     }

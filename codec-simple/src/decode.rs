@@ -1,7 +1,7 @@
 //! [`SimpleDecoder`]: the decoding half of the Simple driver.
 
 use crate::{GO_ZERO_UNIX, NIL, UNIX_TO_GO_SECS};
-use codec_core::{DecodeFormat, Error, ErrorKind, Kind, Read, Reference, Result, Seq, Time};
+use codec_core::{DecodeFormat, Error, ErrorKind, Found, Kind, Read, Reference, Result, Seq, Time};
 
 /// Reads Simple. Unlike ugorji's lenient readers it checks the descriptor
 /// group of every item (a map header is not a string); it accepts every
@@ -77,28 +77,66 @@ fn invalid(bd: u8) -> Error {
     Error::syntax(format!("simple: invalid descriptor 0x{bd:02x}"))
 }
 
-/// [`unexpected`], naming the tag when the item is an extension (its
-/// descriptor consumed, the tag is peeked without consuming it).
+/// [`unexpected`] for an item whose descriptor `bd` was consumed, at the
+/// descriptor. The message quotes the item's value (`found text string
+/// "forty"`, `found integer 42`), from the bytes after the descriptor looked
+/// at without consuming them (the shared decoder could not read the item
+/// again).
 #[cold]
 fn unexpected_in<'de, R: Read<'de>>(r: &mut R, bd: u8, expected: &'static str) -> Error {
     // The error points at the descriptor, not past it.
     let at = r.offset().saturating_sub(1);
-    match ext_tag_after(r, bd) {
-        Some(tag) => Error::type_mismatch(expected, format_args!("extension with tag {tag}")),
-        None => unexpected(bd, expected),
-    }
-    .at(at)
+    let found = match (kind_of(bd), r.peek_bytes(9 + Found::TEXT_HEAD)) {
+        (Ok(_), Ok(ahead)) => found_after(bd, ahead).map(|f| Error::type_mismatch(expected, f)),
+        _ => None,
+    };
+    found.unwrap_or_else(|| unexpected(bd, expected)).at(at)
 }
 
-/// The tag of an extension whose descriptor `bd` was just consumed.
-#[cold]
-fn ext_tag_after<'de, R: Read<'de>>(r: &mut R, bd: u8) -> Option<u8> {
-    let skip = match bd {
-        0xF8 => 0,
-        0xF9..=0xFC => 1usize << (bd - 0xF9),
+/// The big-endian unsigned integer in the `n` (at most 8) bytes at `at` in `ahead`.
+fn be(ahead: &[u8], at: usize, n: usize) -> Option<u64> {
+    let bytes = ahead.get(at..at + n)?;
+    Some(bytes.iter().fold(0u64, |acc, &x| (acc << 8) | u64::from(x)))
+}
+
+/// A container or string length from the code `bd & 7` and the bytes after
+/// the descriptor: the length and the bytes its encoding takes.
+fn len_in(ahead: &[u8], bd: u8) -> Option<(usize, usize)> {
+    let size = match bd & 0x07 {
+        0 => return Some((0, 0)),
+        c @ 1..=4 => 1usize << (c - 1),
         _ => return None,
     };
-    r.peek_bytes(skip + 1).ok()?.get(skip).copied()
+    Some((usize::try_from(be(ahead, 0, size)?).ok()?, size))
+}
+
+/// The item whose descriptor `bd` was consumed, from the bytes that follow
+/// it (`ahead`); `None` when they end too soon.
+fn found_after(bd: u8, ahead: &[u8]) -> Option<Found<'_>> {
+    Some(match bd {
+        NIL => Found::Nil,
+        0x02 => Found::Bool(false),
+        0x03 => Found::Bool(true),
+        0x04 => Found::Float(f64::from(f32::from_bits(be(ahead, 0, 4)? as u32))),
+        0x05 => Found::Float(f64::from_bits(be(ahead, 0, 8)?)),
+        0x08..=0x0B => Found::Uint(u128::from(be(ahead, 0, 1 << (bd - 0x08))?)),
+        0x0C..=0x0F => Found::Int(-i128::from(be(ahead, 0, 1 << (bd - 0x0C))?)),
+        0xD8..=0xDC => {
+            let (len, size) = len_in(ahead, bd)?;
+            Found::text_in(ahead, size, len)?
+        }
+        0xE0..=0xE4 => Found::Bytes(len_in(ahead, bd)?.0),
+        0xE8..=0xEC => Found::Array(Some(len_in(ahead, bd)?.0)),
+        0xF0..=0xF4 => Found::Map(Some(len_in(ahead, bd)?.0)),
+        0xF8..=0xFC => {
+            let (len, size) = len_in(ahead, bd)?;
+            Found::Ext {
+                tag: u64::from(*ahead.get(size)?),
+                len,
+            }
+        }
+        _ => return None,
+    })
 }
 
 #[cold]
@@ -273,6 +311,15 @@ impl DecodeFormat for SimpleDecoder {
         scratch: &'s mut Vec<u8>,
     ) -> Result<Reference<'de, 's, str>> {
         read_bytes_as(r, scratch, "text string")?.into_str()
+    }
+
+    #[inline]
+    fn read_str_bytes<'de, 's, R: Read<'de>>(
+        &mut self,
+        r: &'s mut R,
+        scratch: &'s mut Vec<u8>,
+    ) -> Result<Reference<'de, 's, [u8]>> {
+        read_bytes_as(r, scratch, "text string")
     }
 
     #[inline]

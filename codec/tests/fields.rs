@@ -68,6 +68,49 @@ fn unknown_fields_are_skipped_or_rejected() {
     });
 }
 
+/// Replaces the first occurrence of `from` in `bytes` with `to` (same length).
+fn patch(bytes: &mut [u8], from: &[u8], to: &[u8]) {
+    let at = bytes
+        .windows(from.len())
+        .position(|w| w == from)
+        .expect("pattern present");
+    bytes[at..at + to.len()].copy_from_slice(to);
+}
+
+#[derive(Codec, Debug, PartialEq)]
+enum Shape {
+    Circle(u8),
+    Square(u8),
+}
+
+/// Keys are matched as raw bytes (no UTF-8 check up front); a key that
+/// matches no name is still checked, so invalid UTF-8 is an error, whether
+/// the key would be skipped, rejected or kept, and in enum variant names.
+#[test]
+fn keys_that_match_no_name_must_be_valid_utf8() {
+    each_handle!(h => {
+        let mut bytes = to_vec(&wide(), &h).unwrap();
+        patch(&mut bytes, b"extra", b"extr\xff");
+        let err = from_slice::<Narrow, _>(&bytes, &h).unwrap_err();
+        assert!(matches!(err.kind(), ErrorKind::InvalidUtf8), "{}: {err}", h.name());
+        let err = from_slice::<Keeper, _>(&bytes, &h).unwrap_err();
+        assert!(matches!(err.kind(), ErrorKind::InvalidUtf8), "{}: {err}", h.name());
+        // The same bytes with a valid unknown key decode (the key is skipped).
+        patch(&mut bytes, b"extr\xff", b"extrb");
+        let n: Narrow = from_slice(&bytes, &h).unwrap();
+        assert_eq!(n.a, 1, "{}", h.name());
+
+        let mut bytes = to_vec(&Shape::Square(3), &h).unwrap();
+        patch(&mut bytes, b"Square", b"Squar\xc3");
+        let err = from_slice::<Shape, _>(&bytes, &h).unwrap_err();
+        assert!(matches!(err.kind(), ErrorKind::InvalidUtf8), "{}: {err}", h.name());
+        patch(&mut bytes, b"Squar\xc3", b"Square");
+        assert_eq!(from_slice::<Shape, _>(&bytes, &h).unwrap(), Shape::Square(3));
+        let circle = to_vec(&Shape::Circle(1), &h).unwrap();
+        assert_eq!(from_slice::<Shape, _>(&circle, &h).unwrap(), Shape::Circle(1));
+    });
+}
+
 #[test]
 fn rest_keeps_unknown_fields_and_writes_them_back() {
     each_handle!(h => {

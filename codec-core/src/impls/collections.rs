@@ -1,7 +1,8 @@
 //! Sequences, maps, sets and tuples.
 
 use crate::{
-    Decode, DecodeFormat, Decoder, Encode, EncodeFormat, Encoder, Error, Read, Result, Write,
+    Decode, DecodeFormat, Decoder, Encode, EncodeFormat, Encoder, Error, PathSegment, Read, Result,
+    Write,
 };
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
 use std::hash::{BuildHasher, Hash};
@@ -142,8 +143,17 @@ impl<T: Encode> Encode for BTreeSet<T> {
     }
 }
 
+/// Adds the map entry whose value failed to the path: its key where the key
+/// type gives a segment (`["alice"]`, `[5]`), else its position (`[i]`).
+#[cold]
+fn in_entry<'de, K: Decode<'de>>(e: Error, key: &K, i: usize) -> Error {
+    e.within(key.path_segment().unwrap_or(PathSegment::Index(i)))
+}
+
 impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
     /// Reads a map, handing each entry to `insert`; nil is an empty map.
+    /// An error in a value names its entry by key where the key type can
+    /// ([`Decode::path_segment`]: `.users["alice"].age`), else by position.
     pub fn decode_map_entries<K: Decode<'de>, V: Decode<'de>>(
         &mut self,
         mut insert: impl FnMut(K, V),
@@ -156,7 +166,7 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
             let i = seq.index - 1;
             let k = K::decode(self).map_err(|e| e.in_index(i))?;
             self.map_value(&mut seq)?;
-            let v = V::decode(self).map_err(|e| e.in_index(i))?;
+            let v = V::decode(self).map_err(|e| in_entry(e, &k, i))?;
             insert(k, v);
         }
         self.map_end(seq)
@@ -190,10 +200,10 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
                 continue;
             }
             if !reset && let Some(slot) = get_mut(map, &k) {
-                slot.decode_into(self).map_err(|e| e.in_index(i))?;
+                slot.decode_into(self).map_err(|e| in_entry(e, &k, i))?;
                 continue;
             }
-            let v = V::decode(self).map_err(|e| e.in_index(i))?;
+            let v = V::decode(self).map_err(|e| in_entry(e, &k, i))?;
             insert(map, k, v);
         }
         self.map_end(seq)

@@ -2,7 +2,8 @@
 
 use crate::encode::CanonicalKey;
 use crate::{
-    Decode, DecodeFormat, Decoder, Encode, EncodeFormat, Encoder, Error, Read, Result, Write,
+    Decode, DecodeFormat, Decoder, Encode, EncodeFormat, Encoder, Error, Found, PathSegment, Read,
+    Result, Write,
 };
 use std::num::{
     NonZeroI8, NonZeroI16, NonZeroI32, NonZeroI64, NonZeroI128, NonZeroIsize, NonZeroU8,
@@ -35,6 +36,11 @@ macro_rules! signed {
                 let at = d.offset();
                 let v = d.decode_i64().map_err(|e| e.expecting(stringify!($t)))?;
                 <$t>::try_from(v).map_err(|_| Error::out_of_range(stringify!($t), v).at(at))
+            }
+
+            #[cold]
+            fn path_segment(&self) -> Option<crate::PathSegment> {
+                Some(crate::PathSegment::KeyLiteral(self.to_string()))
             }
 
             /// Fills a zeroed array in place (no per-slot `Option`).
@@ -74,6 +80,11 @@ macro_rules! unsigned {
                 let at = d.offset();
                 let v = d.decode_u64().map_err(|e| e.expecting(stringify!($t)))?;
                 <$t>::try_from(v).map_err(|_| Error::out_of_range(stringify!($t), v).at(at))
+            }
+
+            #[cold]
+            fn path_segment(&self) -> Option<crate::PathSegment> {
+                Some(crate::PathSegment::KeyLiteral(self.to_string()))
             }
 
             /// Fills a zeroed array in place (no per-slot `Option`).
@@ -116,6 +127,10 @@ impl Encode for u8 {
 }
 
 impl<'de> Decode<'de> for u8 {
+    #[cold]
+    fn path_segment(&self) -> Option<PathSegment> {
+        Some(PathSegment::KeyLiteral(self.to_string()))
+    }
     #[inline]
     fn decode<R: Read<'de>, F: DecodeFormat>(d: &mut Decoder<'de, R, F>) -> Result<Self> {
         let at = d.offset();
@@ -195,6 +210,10 @@ impl<'de> Decode<'de> for i128 {
     fn decode<R: Read<'de>, F: DecodeFormat>(d: &mut Decoder<'de, R, F>) -> Result<Self> {
         d.decode_i128()
     }
+    #[cold]
+    fn path_segment(&self) -> Option<PathSegment> {
+        Some(PathSegment::KeyLiteral(self.to_string()))
+    }
 }
 
 impl Encode for u128 {
@@ -219,6 +238,10 @@ impl<'de> Decode<'de> for u128 {
     #[inline]
     fn decode<R: Read<'de>, F: DecodeFormat>(d: &mut Decoder<'de, R, F>) -> Result<Self> {
         d.decode_u128()
+    }
+    #[cold]
+    fn path_segment(&self) -> Option<PathSegment> {
+        Some(PathSegment::KeyLiteral(self.to_string()))
     }
 }
 
@@ -330,6 +353,10 @@ impl<'de> Decode<'de> for bool {
     fn decode<R: Read<'de>, F: DecodeFormat>(d: &mut Decoder<'de, R, F>) -> Result<Self> {
         d.decode_bool()
     }
+    #[cold]
+    fn path_segment(&self) -> Option<PathSegment> {
+        Some(PathSegment::KeyLiteral(self.to_string()))
+    }
 
     /// Fills a zeroed array in place (no per-slot `Option`).
     #[inline]
@@ -365,8 +392,20 @@ impl<'de> Decode<'de> for char {
         let mut it = s.chars();
         match (it.next(), it.next()) {
             (Some(c), None) => Ok(c),
-            _ => Err(Error::type_mismatch("char", format_args!("text string {:?}", &*s)).at(off)),
+            _ => Err(Error::type_mismatch(
+                "char",
+                Found::Text {
+                    head: s.as_bytes(),
+                    len: s.len(),
+                },
+            )
+            .at(off)),
         }
+    }
+    /// A `char` key is text: `["c"]`.
+    #[cold]
+    fn path_segment(&self) -> Option<PathSegment> {
+        Some(PathSegment::Key(self.to_string()))
     }
 }
 

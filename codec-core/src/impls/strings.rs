@@ -4,7 +4,8 @@
 use crate::encode::CanonicalKey;
 use crate::read::Reference;
 use crate::{
-    Decode, DecodeFormat, Decoder, Encode, EncodeFormat, Encoder, Error, Read, Result, Write,
+    Decode, DecodeFormat, Decoder, Encode, EncodeFormat, Encoder, Error, PathSegment, Read, Result,
+    Write,
 };
 use std::borrow::Cow;
 
@@ -45,6 +46,10 @@ impl<'de> Decode<'de> for String {
     fn decode<R: Read<'de>, F: DecodeFormat>(d: &mut Decoder<'de, R, F>) -> Result<Self> {
         d.decode_string()
     }
+    #[cold]
+    fn path_segment(&self) -> Option<PathSegment> {
+        Some(PathSegment::Key(self.to_string()))
+    }
     /// Reuses the string's buffer.
     #[inline]
     fn decode_into<R: Read<'de>, F: DecodeFormat>(
@@ -63,6 +68,10 @@ impl<'de> Decode<'de> for Box<str> {
     fn decode<R: Read<'de>, F: DecodeFormat>(d: &mut Decoder<'de, R, F>) -> Result<Self> {
         Ok(Box::from(&*d.decode_str()?))
     }
+    #[cold]
+    fn path_segment(&self) -> Option<PathSegment> {
+        Some(PathSegment::Key(self.to_string()))
+    }
 }
 
 /// Borrows from the input: works from a slice when the string needs no
@@ -75,6 +84,10 @@ impl<'de> Decode<'de> for &'de str {
             Reference::Copied(_) => Err(cannot_borrow("&str", "Cow<str> or String").at(off)),
         }
     }
+    #[cold]
+    fn path_segment(&self) -> Option<PathSegment> {
+        Some(PathSegment::Key(self.to_string()))
+    }
 }
 
 impl<'de> Decode<'de> for Cow<'de, str> {
@@ -84,6 +97,10 @@ impl<'de> Decode<'de> for Cow<'de, str> {
             Reference::Borrowed(s) => Cow::Borrowed(s),
             Reference::Copied(s) => Cow::Owned(s.to_owned()),
         })
+    }
+    #[cold]
+    fn path_segment(&self) -> Option<PathSegment> {
+        Some(PathSegment::Key(self.to_string()))
     }
 }
 

@@ -105,6 +105,10 @@ impl<'de, T: Decode<'de>> Decode<'de> for Box<T> {
     fn missing() -> Option<Self> {
         T::missing().map(Box::new)
     }
+    #[cold]
+    fn path_segment(&self) -> Option<crate::PathSegment> {
+        (**self).path_segment()
+    }
 }
 
 impl<'de, T: Decode<'de>> Decode<'de> for Rc<T> {
@@ -116,6 +120,10 @@ impl<'de, T: Decode<'de>> Decode<'de> for Rc<T> {
     fn missing() -> Option<Self> {
         T::missing().map(Rc::new)
     }
+    #[cold]
+    fn path_segment(&self) -> Option<crate::PathSegment> {
+        (**self).path_segment()
+    }
 }
 
 impl<'de, T: Decode<'de>> Decode<'de> for Arc<T> {
@@ -126,6 +134,10 @@ impl<'de, T: Decode<'de>> Decode<'de> for Arc<T> {
     #[inline]
     fn missing() -> Option<Self> {
         T::missing().map(Arc::new)
+    }
+    #[cold]
+    fn path_segment(&self) -> Option<crate::PathSegment> {
+        (**self).path_segment()
     }
 }
 
