@@ -81,3 +81,63 @@ fn replay_simple() {
 fn replay_json() {
     replay("json", targets::json, 0x150e);
 }
+
+#[test]
+fn replay_json_whitespace() {
+    // The target's first byte seeds where whitespace goes: each seed with a few.
+    let corpus: Vec<Seed> = seeds("json", &workspace_root());
+    for s in &corpus {
+        for b in [0u8, 1, 7, 0x5a, 0xff] {
+            let mut data = vec![b];
+            data.extend_from_slice(&s.data);
+            run(targets::json_whitespace, &s.name, &data);
+        }
+    }
+    let mut rng = Rng::new(0x3a7e);
+    let n = iters() / 3;
+    for _ in 0..n {
+        let a = &corpus[rng.below(corpus.len())].data;
+        let b = &corpus[rng.below(corpus.len())].data;
+        let input = mutate(&mut rng, a, b, 4096);
+        run(targets::json_whitespace, "mutation", &input);
+    }
+    println!(
+        "replay json_whitespace: {} seeds and {n} mutations passed",
+        corpus.len()
+    );
+}
+
+/// Every input a cargo-fuzz campaign found (crash or timeout), kept in
+/// `tests/regressions/<target>-<kind>-<hash>` and replayed through its target.
+#[test]
+fn regressions() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/regressions");
+    let mut n = 0;
+    for entry in std::fs::read_dir(&dir).expect("tests/regressions") {
+        let path = entry.expect("dir entry").path();
+        let name = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or_default();
+        let Some((target, _)) = name.split_once('-') else {
+            continue;
+        };
+        let f: fn(&[u8]) = match target {
+            "msgpack" => targets::msgpack,
+            "cbor" => targets::cbor,
+            "binc" => targets::binc,
+            "simple" => targets::simple,
+            "json" => targets::json,
+            "json_whitespace" => targets::json_whitespace,
+            other => panic!("{name}: unknown target {other}"),
+        };
+        let data = std::fs::read(&path).expect("read regression input");
+        run(f, name, &data);
+        n += 1;
+    }
+    assert!(
+        n >= 2,
+        "only {n} regression inputs found in {}",
+        dir.display()
+    );
+}
