@@ -63,7 +63,12 @@
 //! - **Decoding** is stricter: ugorji accepts `f8` simple values below 32
 //!   in some paths and does not check chunk UTF-8 unless asked; we follow RFC 8949.
 //! - **Bignums** (tags 2/3) decode to integers (`BigInt`, `i128`/`u128`
-//!   targets), where ugorji decodes them to `float64` in `interface{}`.
+//!   targets), where ugorji decodes them to `float64` in `interface{}`. In a
+//!   `Value`, a bignum is recognised by looking ahead at its content: one
+//!   wider than 128 bits, longer than 64 bytes or written as an
+//!   indefinite-length (chunked) byte string stays `Value::Tagged(2 | 3,
+//!   Bytes)`; such a tag is written back with a definite byte string, which
+//!   then reads as an integer when it fits (the number is the same).
 //! - **Undefined** (`f7`) is nil for typed targets (as ugorji), but stays
 //!   `Value::Simple(23)` in `Value` so that it re-encodes unchanged.
 //! - **simple(n)** values other than false/true/null/undefined decode to

@@ -164,8 +164,10 @@ fn roundtrip_value(h: &AnyHandle, data: &[u8], v1: &Value) {
         hex(data),
         hex(&b1)
     );
-    if matches!(h, AnyHandle::Cbor(_)) && has_fractional_time(v1) {
-        // Tag 1 with a float: each trip rounds again (see `same_value`).
+    if matches!(h, AnyHandle::Cbor(_)) && (has_fractional_time(v1) || has_bignum_tag(v1)) {
+        // Tag 1 with a float: each trip rounds again (see `same_value`). A
+        // bignum kept as a tag is written definite and reads back as an
+        // integer, written shorter again (see `normalize`).
         return;
     }
     let b2 = h.to_vec(&v2).unwrap_or_else(|e| {
@@ -210,6 +212,18 @@ pub fn same_value(h: &AnyHandle, a: &Value, b: &Value) -> bool {
     }
 }
 
+fn has_bignum_tag(v: &Value) -> bool {
+    match v {
+        Value::Tagged(2 | 3, _) => true,
+        Value::Array(xs) => xs.iter().any(has_bignum_tag),
+        Value::Map(xs) => xs
+            .iter()
+            .any(|(k, v)| has_bignum_tag(k) || has_bignum_tag(v)),
+        Value::Tagged(_, x) => has_bignum_tag(x),
+        _ => false,
+    }
+}
+
 fn has_fractional_time(v: &Value) -> bool {
     match v {
         Value::Time(t) => t.nanos() != 0,
@@ -237,6 +251,12 @@ fn has_fractional_time(v: &Value) -> bool {
 ///   does), so it reads back as an integer when it fits 64 bits.
 /// - CBOR: a bignum (tag 2/3) whose value fits 64 bits reads as
 ///   `BigInt` and is written back in preferred serialization, as a plain integer.
+///   A bignum whose content is a chunked byte string (or longer than 64
+///   bytes) stays `Tagged(2 | 3, Bytes)` and is written back definite, so it
+///   reads as an integer when it fits: compared here by its number.
+/// - binc, simple, JSON and CBOR: a time at Go's zero instant
+///   (0001-01-01T00:00:00Z, whatever its offset) is written as nil, as
+///   ugorji writes a zero `time.Time` (`IsZero` ignores the location).
 /// - binc: a float that is zero, infinite or NaN is written as a special
 ///   value that reads back as `F64` (zero as +0.0, NaN as Go's `math.NaN()`),
 ///   as ugorji does; a `F32` otherwise keeps its width.
@@ -270,6 +290,17 @@ pub fn normalize(h: &AnyHandle, v: Value) -> Value {
                 Value::BigInt(n)
             }
         }
+        (AnyHandle::Cbor(_), Value::Tagged(tag @ (2 | 3), inner)) => match *inner {
+            Value::Bytes(digits) => match bignum(&digits, tag == 3) {
+                Some(n) => normalize(h, Value::BigInt(n)),
+                None => Value::Tagged(tag, Box::new(Value::Bytes(digits))),
+            },
+            other => Value::Tagged(tag, Box::new(normalize(h, other))),
+        },
+        (
+            AnyHandle::Binc(_) | AnyHandle::Simple(_) | AnyHandle::Json(_) | AnyHandle::Cbor(_),
+            Value::Time(t),
+        ) if t.unix_seconds() == GO_ZERO_UNIX && t.nanos() == 0 => Value::Nil,
         (AnyHandle::Binc(_), Value::F32(x)) if x == 0.0 || !x.is_finite() => {
             normalize(h, Value::F64(f64::from(x)))
         }
@@ -289,6 +320,23 @@ pub fn normalize(h: &AnyHandle, v: Value) -> Value {
         (_, Value::Tagged(t, inner)) => Value::Tagged(t, Box::new(normalize(h, *inner))),
         (_, v) => v,
     }
+}
+
+/// Go's zero `time.Time`, 0001-01-01T00:00:00Z, in Unix seconds.
+const GO_ZERO_UNIX: i64 = -62_135_596_800;
+
+/// The value of a CBOR bignum's content (big-endian magnitude; tag 3 is
+/// `-1 - n`), when it fits `i128`.
+fn bignum(digits: &[u8], negative: bool) -> Option<i128> {
+    let mut m: u128 = 0;
+    for &b in digits {
+        if m >> 120 != 0 {
+            return None;
+        }
+        m = (m << 8) | u128::from(b);
+    }
+    let m = i128::try_from(m).ok()?;
+    Some(if negative { -1 - m } else { m })
 }
 
 /// Decode arbitrary bytes into derived structs of every shape; a decoded
