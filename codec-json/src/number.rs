@@ -8,7 +8,7 @@
 //! that cannot decide, the standard library's parser on the validated text.
 
 use crate::lemire;
-use codec_core::{Error, Kind, Result};
+use codec_core::{Error, ErrorKind, Kind, Result};
 
 /// Exact powers of ten representable in an `f64`.
 const POW10_F64: [f64; 23] = [
@@ -431,6 +431,9 @@ fn slow_float<T: std::str::FromStr>(text: &[u8]) -> Result<T> {
 pub(crate) fn parse_exact(b: &[u8], f32: bool) -> Result<Num> {
     match parse(b, true, f32) {
         Ok(Parsed::Done(n, len)) if len == b.len() => Ok(n),
+        // A well-formed number too large for any target stays out of range
+        // (as from a slice), not a syntax error.
+        Err(e) if matches!(e.kind(), ErrorKind::OutOfRange { .. }) => Err(e),
         _ => Err(Error::syntax(format!(
             "quoted text {:?} is not a JSON number",
             String::from_utf8_lossy(b)
@@ -622,10 +625,17 @@ fn copy(out: &mut [u8; 48], at: usize, s: &[u8]) -> usize {
 mod tests {
     #[test]
     fn integers_beyond_f64_are_out_of_range() {
+        let out_of_range = |text: &str| {
+            let e = parse_exact(text.as_bytes(), false).unwrap_err();
+            assert!(matches!(e.kind(), ErrorKind::OutOfRange { .. }), "{text}: {e}");
+        };
         let huge = format!("1{}", "0".repeat(309));
-        assert!(parse_exact(huge.as_bytes(), false).is_err());
-        let neg = format!("-{huge}");
-        assert!(parse_exact(neg.as_bytes(), false).is_err());
+        out_of_range(&huge);
+        out_of_range(&format!("-{huge}"));
+        // The same kind as from a slice (`parse_exact` reads numbers that
+        // reached the end of a reader's buffer).
+        out_of_range("-1e+9999");
+        out_of_range("1e400");
         // Beyond 64 bits but finite: still a float, as ugorji decodes it.
         let big = format!("1{}", "0".repeat(30));
         assert!(parse_exact(big.as_bytes(), false).is_ok());

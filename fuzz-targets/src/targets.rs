@@ -79,10 +79,11 @@ fn hex(data: &[u8]) -> String {
 /// stream finds out at the item where the input ends.)
 ///
 /// For JSON only success or failure must agree: its slice and stream
-/// scanners detect different faults of one bad number first (finding
-/// reported: `[-1e+9999]` is OutOfRange from a slice, a Syntax error from a
-/// reader; `[-1.0.]` into an enum is a type mismatch from a slice, a Syntax
-/// error from a reader).
+/// scanners may detect different faults of one bad number first (`[-1.0.]`
+/// into an enum is a type mismatch from a slice, which sees the number end
+/// at the second `.`, and a syntax error from a reader, which gathers the
+/// whole run of number bytes first). (`[-1e+9999]` was OutOfRange from a
+/// slice and a syntax error from a reader; now OutOfRange from both.)
 fn assert_same<T: Debug>(h: &AnyHandle, what: &str, data: &[u8], a: &Result<T>, b: &Result<T>) {
     let same = match (a, b) {
         (Ok(x), Ok(y)) => format!("{x:?}") == format!("{y:?}"),
