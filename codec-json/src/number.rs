@@ -627,7 +627,10 @@ mod tests {
     fn integers_beyond_f64_are_out_of_range() {
         let out_of_range = |text: &str| {
             let e = parse_exact(text.as_bytes(), false).unwrap_err();
-            assert!(matches!(e.kind(), ErrorKind::OutOfRange { .. }), "{text}: {e}");
+            assert!(
+                matches!(e.kind(), ErrorKind::OutOfRange { .. }),
+                "{text}: {e}"
+            );
         };
         let huge = format!("1{}", "0".repeat(309));
         out_of_range(&huge);
