@@ -156,6 +156,21 @@ fn be32<'de, R: Read<'de>>(r: &mut R) -> Result<usize> {
     usize::try_from(n).map_err(|_| Error::out_of_range("usize", n))
 }
 
+/// The content of the str or bin item at the reader (either is accepted, as
+/// ugorji does); a type mismatch naming `expected` for anything else.
+#[inline]
+fn string_item<'de, 's, R: Read<'de>>(
+    r: &'s mut R,
+    scratch: &'s mut Vec<u8>,
+    expected: &'static str,
+) -> Result<Reference<'de, 's, [u8]>> {
+    let b = r.read_u8()?;
+    match string_len(r, b)? {
+        Some(len) => r.read_slice(len, scratch),
+        None => Err(unexpected(r, b, expected)),
+    }
+}
+
 /// The length of a str or bin item starting with `b`, or `None` if `b` starts something else.
 #[inline]
 fn string_len<'de, R: Read<'de>>(r: &mut R, b: u8) -> Result<Option<usize>> {
@@ -389,11 +404,7 @@ impl DecodeFormat for MsgpackDecoder {
         r: &'s mut R,
         scratch: &'s mut Vec<u8>,
     ) -> Result<Reference<'de, 's, str>> {
-        let b = r.read_u8()?;
-        match string_len(r, b)? {
-            Some(len) => r.read_slice(len, scratch)?.into_str(),
-            None => Err(unexpected(r, b, "text string")),
-        }
+        string_item(r, scratch, "text string")?.into_str()
     }
 
     #[inline]
@@ -402,11 +413,7 @@ impl DecodeFormat for MsgpackDecoder {
         r: &'s mut R,
         scratch: &'s mut Vec<u8>,
     ) -> Result<Reference<'de, 's, [u8]>> {
-        let b = r.read_u8()?;
-        match string_len(r, b)? {
-            Some(len) => r.read_slice(len, scratch),
-            None => Err(unexpected(r, b, "text string")),
-        }
+        string_item(r, scratch, "text string")
     }
 
     #[inline]
@@ -415,11 +422,7 @@ impl DecodeFormat for MsgpackDecoder {
         r: &'s mut R,
         scratch: &'s mut Vec<u8>,
     ) -> Result<Reference<'de, 's, [u8]>> {
-        let b = r.read_u8()?;
-        match string_len(r, b)? {
-            Some(len) => r.read_slice(len, scratch),
-            None => Err(unexpected(r, b, "byte string")),
-        }
+        string_item(r, scratch, "byte string")
     }
 
     #[inline]
