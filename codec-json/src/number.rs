@@ -208,6 +208,185 @@ fn bad_number(msg: &'static str) -> Error {
 /// `f32` precision (no double rounding through `f64`).
 #[inline]
 pub(crate) fn parse(b: &[u8], complete: bool, f32: bool) -> Result<Parsed> {
+    match scan_short(b) {
+        Some(s) => s.finish(b, f32).map(|n| Parsed::Done(n, s.len)),
+        None => parse_general(b, complete, f32),
+    }
+}
+
+/// A well-formed number of at most 19 significant digits followed by a
+/// byte that ends it: the common case, scanned in one pass.
+#[derive(Clone, Copy)]
+struct Short {
+    neg: bool,
+    is_float: bool,
+    /// All digits, the point removed (exact: at most 19 digits).
+    mant: u64,
+    exp10: i32,
+    len: usize,
+}
+
+impl Short {
+    #[inline(always)]
+    fn finish(self, b: &[u8], f32: bool) -> Result<Num> {
+        let Short {
+            neg,
+            is_float,
+            mant,
+            exp10,
+            len,
+        } = self;
+        if !is_float {
+            return Ok(if !neg {
+                Num::U(mant)
+            } else if mant <= 1 << 63 {
+                Num::I((mant as i64).wrapping_neg())
+            } else {
+                big(&b[..len], neg)?
+            });
+        }
+        let text = &b[..len];
+        let v = if f32 {
+            float32(text, mant, exp10, false, neg)?
+        } else {
+            float64(text, mant, exp10, false, neg)?
+        };
+        Ok(Num::F(Float {
+            v,
+            mant,
+            exp10,
+            exact: true,
+            neg,
+        }))
+    }
+}
+
+/// Whether all eight bytes of the little-endian word `v` are ASCII digits.
+#[inline(always)]
+fn eight_digits(v: u64) -> bool {
+    // Each byte is 0x30..=0x39: its high nibble is 3, and adding 6 does not
+    // carry into the high nibble.
+    (v & 0xF0F0_F0F0_F0F0_F0F0) == 0x3030_3030_3030_3030
+        && (v.wrapping_add(0x0606_0606_0606_0606) & 0xF0F0_F0F0_F0F0_F0F0) == 0x3030_3030_3030_3030
+}
+
+/// The value of eight ASCII digits (first digit in the lowest byte), by
+/// combining neighbours pairwise: 8 x 1 digit -> 4 x 2 -> 2 x 4 -> 1 x 8.
+#[inline(always)]
+fn eight_digits_value(v: u64) -> u64 {
+    let v = v - 0x3030_3030_3030_3030;
+    let v = (v * 10 + (v >> 8)) & 0x00FF_00FF_00FF_00FF;
+    let v = (v * 100 + (v >> 16)) & 0x0000_FFFF_0000_FFFF;
+    (v * 10_000 + (v >> 32)) & 0xFFFF_FFFF
+}
+
+/// Appends the run of digits at `b[*i..]` to `mant` (wrapping: the caller
+/// counts digits and discards results past 19), eight at a time where it can.
+#[inline(always)]
+fn digit_run(b: &[u8], i: &mut usize, mant: &mut u64) {
+    while let Some(chunk) = b.get(*i..*i + 8) {
+        let v = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
+        if !eight_digits(v) {
+            break;
+        }
+        *mant = mant
+            .wrapping_mul(100_000_000)
+            .wrapping_add(eight_digits_value(v));
+        *i += 8;
+    }
+    while let Some(&c) = b.get(*i) {
+        let d = c.wrapping_sub(b'0');
+        if d > 9 {
+            break;
+        }
+        *mant = mant.wrapping_mul(10).wrapping_add(d as u64);
+        *i += 1;
+    }
+}
+
+/// Scans the common case; `None` sends the number to [`parse_general`]
+/// (more than 19 digits, a long exponent, malformed, or not ended inside `b`).
+#[inline(always)]
+fn scan_short(b: &[u8]) -> Option<Short> {
+    let neg = b.first() == Some(&b'-');
+    let mut i = neg as usize;
+    let mut mant = 0u64;
+    let mut digits = 0usize;
+    match *b.get(i)? {
+        b'0' => i += 1,
+        b'1'..=b'9' => {
+            let start = i;
+            digit_run(b, &mut i, &mut mant);
+            digits = i - start;
+        }
+        _ => return None,
+    }
+    let mut exp10 = 0i32;
+    let mut is_float = false;
+    let mut c = *b.get(i)?;
+    if c == b'.' {
+        is_float = true;
+        i += 1;
+        let start = i;
+        digit_run(b, &mut i, &mut mant);
+        let frac = i - start;
+        if frac == 0 {
+            return None;
+        }
+        // Leading zeros of "0.000123" count too: conservative, exact.
+        digits += frac;
+        exp10 = -(frac as i32);
+        c = *b.get(i)?;
+    }
+    if digits > 19 {
+        return None;
+    }
+    if c | 0x20 == b'e' {
+        is_float = true;
+        i += 1;
+        let eneg = match *b.get(i)? {
+            b'-' => {
+                i += 1;
+                true
+            }
+            b'+' => {
+                i += 1;
+                false
+            }
+            _ => false,
+        };
+        let start = i;
+        let mut e = 0i32;
+        while let Some(&c) = b.get(i) {
+            let d = c.wrapping_sub(b'0');
+            if d > 9 {
+                break;
+            }
+            e = e * 10 + d as i32;
+            i += 1;
+            if i - start > 4 {
+                return None;
+            }
+        }
+        if i == start {
+            return None;
+        }
+        exp10 += if eneg { -e } else { e };
+        // The number must end inside `b` (a reader may have more digits).
+        b.get(i)?;
+    }
+    Some(Short {
+        neg,
+        is_float,
+        mant,
+        exp10,
+        len: i,
+    })
+}
+
+/// [`parse`] for every number [`scan_short`] leaves: long mantissas and
+/// exponents, malformed numbers, numbers that reach the end of `b`.
+fn parse_general(b: &[u8], complete: bool, f32: bool) -> Result<Parsed> {
     let len = b.len();
     let need_more = |i: usize| -> Result<Parsed> {
         if i >= len && !complete {
@@ -719,6 +898,87 @@ mod tests {
             z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
             z ^ (z >> 31)
         }
+    }
+
+    #[test]
+    fn eight_digit_swar_matches_bytewise() {
+        let mut rng = SplitMix(11);
+        for _ in 0..20_000 {
+            let mut b = [0u8; 8];
+            for x in &mut b {
+                *x = b'0' + (rng.next() % 10) as u8;
+            }
+            let v = u64::from_le_bytes(b);
+            assert!(eight_digits(v));
+            let want = b.iter().fold(0u64, |a, &c| a * 10 + (c - b'0') as u64);
+            assert_eq!(eight_digits_value(v), want, "{:?}", std::str::from_utf8(&b));
+            // Any one byte that is not a digit is seen.
+            let at = (rng.next() % 8) as usize;
+            for bad in (0..=255u8).filter(|c| !c.is_ascii_digit()) {
+                let mut c = b;
+                c[at] = bad;
+                assert!(!eight_digits(u64::from_le_bytes(c)), "{c:?}");
+            }
+        }
+    }
+
+    /// The one-pass scan and the general parser agree on every input the
+    /// scan accepts (and the scan declines what it cannot do exactly).
+    #[test]
+    fn short_scan_agrees_with_general_parser() {
+        let mut rng = SplitMix(13);
+        let alphabet = b"0123456789012345678901234567890123456789.eE+-";
+        let mut accepted = 0;
+        for n in 0..200_000u32 {
+            let len = 1 + (rng.next() % 28) as usize;
+            let mut text: Vec<u8> = (0..len)
+                .map(|_| alphabet[(rng.next() % alphabet.len() as u64) as usize])
+                .collect();
+            if n.is_multiple_of(2) {
+                // Mostly well formed: digits, optional fraction and exponent.
+                text = format!(
+                    "{}{}{}{}",
+                    if rng.next().is_multiple_of(2) {
+                        "-"
+                    } else {
+                        ""
+                    },
+                    rng.next() >> (rng.next() % 64),
+                    match rng.next() % 3 {
+                        0 => String::new(),
+                        _ => format!(
+                            ".{:0w$}",
+                            rng.next() % 1_000_000_000,
+                            w = (rng.next() % 12) as usize
+                        ),
+                    },
+                    match rng.next() % 3 {
+                        0 => format!("e{}", (rng.next() % 700) as i64 - 350),
+                        _ => String::new(),
+                    }
+                )
+                .into_bytes();
+            }
+            text.push(b',');
+            for f32 in [false, true] {
+                let general = parse_general(&text, false, f32);
+                let Some(short) = scan_short(&text) else {
+                    continue;
+                };
+                accepted += 1;
+                let fast = short.finish(&text, f32);
+                let s = String::from_utf8_lossy(&text);
+                match (fast, general) {
+                    (Ok(a), Ok(Parsed::Done(b, len))) => {
+                        assert_eq!(short.len, len, "{s}");
+                        assert_eq!(a, b, "{s}");
+                    }
+                    (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string(), "{s}"),
+                    (a, _) => panic!("{s}: scan gave {a:?}, the general parser differs"),
+                }
+            }
+        }
+        assert!(accepted > 100_000, "{accepted}");
     }
 
     fn layout_f64(shortest: &str, v: f64) -> String {
