@@ -124,6 +124,12 @@ pub struct Decoder<'de, R: Read<'de>, F: DecodeFormat> {
     r: R,
     f: F,
     scratch: Vec<u8>,
+    /// Items of the dynamic [`Value`](crate::Value) arrays being read,
+    /// innermost on top: an array without a declared length collects here
+    /// and takes its items off in one allocation of the final size.
+    pub(crate) value_stack: Vec<crate::Value>,
+    /// The same for the entries of [`Value`](crate::Value) maps.
+    pub(crate) entry_stack: Vec<(crate::Value, crate::Value)>,
     opts: DecodeOptions,
     depth: u32,
     _de: PhantomData<&'de [u8]>,
@@ -136,6 +142,8 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
             r,
             f,
             scratch: Vec::new(),
+            value_stack: Vec::new(),
+            entry_stack: Vec::new(),
             opts,
             depth: 0,
             _de: PhantomData,
@@ -149,6 +157,10 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
             Some(fresh) => self.f = fresh,
             None => self.f.reset(),
         }
+        // Every decode leaves the Value stacks as it found them, errors too.
+        debug_assert!(self.value_stack.is_empty() && self.entry_stack.is_empty());
+        self.value_stack.clear();
+        self.entry_stack.clear();
         self.depth = 0;
         std::mem::replace(&mut self.r, r)
     }

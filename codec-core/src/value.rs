@@ -367,11 +367,10 @@ impl<'de> Decode<'de> for Value {
             Kind::Float64 => Value::F64(d.decode_f64()?),
             Kind::Str => Value::Str(d.decode_string()?),
             Kind::Bytes => Value::Bytes(d.decode_bytes()?.to_vec()),
-            Kind::Array => Value::Array(d.decode_array_vec()?),
+            Kind::Array => Value::Array(decode_items(d)?),
             Kind::Map => {
-                let mut m = Vec::new();
                 let at = d.offset();
-                d.decode_map_entries(|k, v| m.push((k, v)))?;
+                let mut m = decode_entries(d)?;
                 let mode = d.options().value_maps;
                 let reject =
                     mode == ValueMaps::RejectDuplicates || d.format_mut().reject_duplicate_keys();
@@ -464,6 +463,88 @@ impl<'de> Decode<'de> for Value {
 }
 
 /// Keeps the first position of each key with the last value given for it.
+/// The items of an array (its header next). With a declared length the
+/// `Vec` is sized up front (within `max_prealloc`); without one (JSON,
+/// indefinite CBOR) the items gather on the decoder's stack and move into a
+/// `Vec` of exactly their number, instead of growing it by doubling.
+fn decode_items<'de, R: Read<'de>, F: DecodeFormat>(
+    d: &mut Decoder<'de, R, F>,
+) -> Result<Vec<Value>> {
+    let mut seq = d.array_begin()?;
+    if seq.len.is_some() {
+        let mut out = Vec::with_capacity(d.prealloc(seq.len, std::mem::size_of::<Value>()));
+        while d.array_next(&mut seq)? {
+            let i = seq.index - 1;
+            out.push(Value::decode(d).map_err(|e| e.in_index(i))?);
+        }
+        d.array_end(seq)?;
+        return Ok(out);
+    }
+    let start = d.value_stack.len();
+    let res = (|| {
+        while d.array_next(&mut seq)? {
+            let i = seq.index - 1;
+            let v = Value::decode(d).map_err(|e| e.in_index(i))?;
+            d.value_stack.push(v);
+        }
+        d.array_end(seq)
+    })();
+    match res {
+        Ok(()) => Ok(d.value_stack.drain(start..).collect()),
+        Err(e) => {
+            d.value_stack.truncate(start);
+            Err(e)
+        }
+    }
+}
+
+/// The entries of a map (its header next), collected as [`decode_items`]
+/// collects an array's items.
+fn decode_entries<'de, R: Read<'de>, F: DecodeFormat>(
+    d: &mut Decoder<'de, R, F>,
+) -> Result<Vec<(Value, Value)>> {
+    let mut seq = d.map_begin()?;
+    if seq.len.is_some() {
+        let size = std::mem::size_of::<(Value, Value)>();
+        let mut out = Vec::with_capacity(d.prealloc(seq.len, size));
+        while d.map_next(&mut seq)? {
+            out.push(decode_entry(d, &mut seq)?);
+        }
+        d.map_end(seq)?;
+        return Ok(out);
+    }
+    let start = d.entry_stack.len();
+    let res = (|| {
+        while d.map_next(&mut seq)? {
+            let entry = decode_entry(d, &mut seq)?;
+            d.entry_stack.push(entry);
+        }
+        d.map_end(seq)
+    })();
+    match res {
+        Ok(()) => Ok(d.entry_stack.drain(start..).collect()),
+        Err(e) => {
+            d.entry_stack.truncate(start);
+            Err(e)
+        }
+    }
+}
+
+/// One map entry, its key already announced by `map_next`; an error in the
+/// value names the entry by key (`["alice"]`, `[5]`), else by position.
+#[inline]
+fn decode_entry<'de, R: Read<'de>, F: DecodeFormat>(
+    d: &mut Decoder<'de, R, F>,
+    seq: &mut crate::Seq,
+) -> Result<(Value, Value)> {
+    let i = seq.index - 1;
+    let k = Value::decode(d).map_err(|e| e.in_index(i))?;
+    d.map_value(seq)?;
+    let v = Value::decode(d)
+        .map_err(|e| e.within(k.path_segment().unwrap_or(crate::PathSegment::Index(i))))?;
+    Ok((k, v))
+}
+
 fn dedup_last_wins(m: &mut Vec<(Value, Value)>) {
     if m.len() < 2 {
         return;

@@ -172,3 +172,51 @@ fn decoder_reset_onto_a_new_reader_keeps_scratch() {
         }
     });
 }
+
+/// Every array and map of `v` has exactly the capacity it needs.
+fn assert_exact(v: &codec::Value) {
+    match v {
+        codec::Value::Array(items) => {
+            assert_eq!(items.capacity(), items.len());
+            items.iter().for_each(assert_exact);
+        }
+        codec::Value::Map(entries) => {
+            assert_eq!(entries.capacity(), entries.len());
+            for (k, v) in entries {
+                assert_exact(k);
+                assert_exact(v);
+            }
+        }
+        _ => {}
+    }
+}
+
+#[test]
+fn value_containers_without_a_length_are_allocated_once() {
+    use codec::{JsonHandle, Value};
+    let h = JsonHandle::default();
+    let text: &[u8] = br#"[[1,2,3,4,5,6,7,8,9],{"a":[true,false],"b":{"c":null}},[],{}]"#;
+    let mut dec: Decoder<'_, SliceReader<'_>, _> = h.decoder(text);
+    let want: Value = dec.decode().unwrap();
+    assert_exact(&want);
+    let n = count_allocs(|| {
+        dec.reset(SliceReader::new(text));
+        let v: Value = dec.decode().unwrap();
+        assert_eq!(v, want);
+    });
+    // Five non-empty containers and three keys; `[]` and `{}` allocate nothing,
+    // and no container grows (the items gather on the decoder's stack first).
+    assert_eq!(n, 8, "{n} allocations");
+    // A failure deep inside nested containers leaves the decoder's stacks
+    // as they were: the next document decodes as before.
+    for bad in [
+        &br#"[[1,2,{"x":[3,"#[..],
+        br#"[{"a":[1,{"b":[2,3,}]}]"#,
+        br#"{"a":{"b":[1,2],"c":tru}}"#,
+    ] {
+        dec.reset(SliceReader::new(bad));
+        assert!(dec.decode::<Value>().is_err());
+        dec.reset(SliceReader::new(text));
+        assert_eq!(dec.decode::<Value>().unwrap(), want);
+    }
+}
