@@ -364,6 +364,21 @@ impl JsonDecoder {
         }
     }
 
+    /// The common case of an integer target: a plain JSON integer of at
+    /// most 19 digits next (not consumed: the caller consumes `len` bytes
+    /// when it takes the value). `None`: the general path decides.
+    #[inline(always)]
+    fn short_int<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<Option<(bool, u64, usize)>> {
+        if self.pending.is_some() {
+            return Ok(None);
+        }
+        let b = next_token(r)?;
+        if b != b'-' && !b.is_ascii_digit() {
+            return Ok(None);
+        }
+        Ok(number::short_int(r.fill_buf()?))
+    }
+
     /// A number that reaches the end of the reader's buffer: gather it first.
     #[cold]
     fn read_num_slow<'de, R: Read<'de>>(&mut self, r: &mut R, f32: bool) -> Result<Num> {
@@ -651,11 +666,28 @@ impl DecodeFormat for JsonDecoder {
 
     #[inline]
     fn read_i64<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<i64> {
+        if let Some((neg, mag, len)) = self.short_int(r)? {
+            let v = if neg {
+                (mag <= 1 << 63).then(|| (mag as i64).wrapping_neg())
+            } else {
+                i64::try_from(mag).ok()
+            };
+            if let Some(v) = v {
+                r.consume(len);
+                return Ok(v);
+            }
+        }
         self.number_for(r, "i64", false)?.to_i64()
     }
 
     #[inline]
     fn read_u64<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<u64> {
+        if let Some((neg, mag, len)) = self.short_int(r)?
+            && (!neg || mag == 0)
+        {
+            r.consume(len);
+            return Ok(mag);
+        }
         self.number_for(r, "u64", false)?.to_u64()
     }
 
@@ -669,6 +701,17 @@ impl DecodeFormat for JsonDecoder {
 
     #[inline]
     fn read_f64<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<f64> {
+        if self.pending.is_none() {
+            let b = next_token(r)?;
+            if b == b'-' || b.is_ascii_digit() {
+                let buf = r.fill_buf()?;
+                if let Some(res) = number::short_f64(buf) {
+                    let (v, len) = res?;
+                    r.consume(len);
+                    return Ok(v);
+                }
+            }
+        }
         Ok(self.number_for(r, "f64", false)?.to_f64())
     }
 

@@ -214,6 +214,34 @@ pub(crate) fn parse(b: &[u8], complete: bool, f32: bool) -> Result<Parsed> {
     }
 }
 
+/// [`parse`] for an `f64` target, in the common case ([`scan_short`]):
+/// the value and the length, with no [`Num`] in between. `None`: use [`parse`].
+#[inline]
+pub(crate) fn short_f64(b: &[u8]) -> Option<Result<(f64, usize)>> {
+    let s = scan_short(b)?;
+    if !s.is_float {
+        if s.mant > 1 << 53 {
+            return None;
+        }
+        // Exact; "-0" is 0.0 as through `Num::I(0)`.
+        let m = s.mant as i64;
+        return Some(Ok((if s.neg { -m } else { m } as f64, s.len)));
+    }
+    Some(float64(&b[..s.len], s.mant, s.exp10, false, s.neg).map(|v| (v, s.len)))
+}
+
+/// [`parse`] for an integer target, in the common case: sign, magnitude
+/// and length of an integer of at most 19 digits. `None`: use [`parse`]
+/// (fractions and exponents too: they need the exactness check).
+#[inline]
+pub(crate) fn short_int(b: &[u8]) -> Option<(bool, u64, usize)> {
+    let s = scan_short(b)?;
+    if s.is_float {
+        return None;
+    }
+    Some((s.neg, s.mant, s.len))
+}
+
 /// A well-formed number of at most 19 significant digits followed by a
 /// byte that ends it: the common case, scanned in one pass.
 #[derive(Clone, Copy)]

@@ -215,3 +215,46 @@ fn deep_nesting_is_an_error_not_a_crash() {
     let doc = format!("{}{}", "[".repeat(200), "]".repeat(200));
     assert!(from_slice::<Value, _>(doc.as_bytes(), &h).is_ok());
 }
+
+/// Typed numeric targets read a short number in one pass from a slice and
+/// through the general parser from a reader that hands out one byte at a
+/// time: both must give the same values, and fail on the same inputs.
+#[test]
+fn numeric_targets_agree_between_fast_and_general_paths() {
+    let h = JsonHandle::default();
+    let mut rng = Rng(0x5DEE_CE66_D1CE_4E5B);
+    let pieces: [&str; 14] = [
+        "0",
+        "-",
+        "-0",
+        "1",
+        "9",
+        "12345678",
+        "9223372036854775807",
+        "18446744073709551615",
+        ".5",
+        ".000000001",
+        "e3",
+        "E-2",
+        "e+400",
+        "0000",
+    ];
+    let mut ok = [0usize; 3];
+    for _ in 0..30_000 {
+        let mut num = String::new();
+        for _ in 0..1 + rng.below(4) {
+            num.push_str(pieces[rng.below(pieces.len())]);
+        }
+        let doc = format!("[{num},{num}]");
+        let input = doc.as_bytes();
+        same::<Vec<u64>>(&h, input, 1);
+        same::<Vec<i64>>(&h, input, 1);
+        same::<Vec<f64>>(&h, input, 1);
+        same::<Vec<i32>>(&h, input, 1);
+        ok[0] += from_slice::<Vec<u64>, _>(input, &h).is_ok() as usize;
+        ok[1] += from_slice::<Vec<i64>, _>(input, &h).is_ok() as usize;
+        ok[2] += from_slice::<Vec<f64>, _>(input, &h).is_ok() as usize;
+    }
+    // Both outcomes are well represented.
+    assert!(ok.iter().all(|&n| n > 3_000 && n < 27_000), "{ok:?}");
+}
