@@ -202,3 +202,52 @@ fn prefer_float_and_signed_integer() {
         assert_eq!(v, Value::Int(7), "{}", h.name());
     });
 }
+
+/// JSON writes `,"name":` from a fixed-size copy of short names and the
+/// general way for long ones: both give the same text, first field or not.
+#[test]
+fn json_field_keys_of_every_length() {
+    #[derive(Codec, Debug, PartialEq)]
+    struct Names {
+        a: u8,
+        exactly_twenty_four_byte: u8,
+        exactly_twenty_five_bytes: u8,
+        a_much_longer_name_than_any_key_cache_would_hold: u8,
+        #[codec(rename = "x<y")]
+        escaped: u8,
+    }
+    let v = Names {
+        a: 1,
+        exactly_twenty_four_byte: 2,
+        exactly_twenty_five_bytes: 3,
+        a_much_longer_name_than_any_key_cache_would_hold: 4,
+        escaped: 5,
+    };
+    let h = codec::JsonHandle::default();
+    let text = String::from_utf8(codec::to_vec(&v, &h).unwrap()).unwrap();
+    assert_eq!(
+        text,
+        r#"{"a":1,"exactly_twenty_four_byte":2,"exactly_twenty_five_bytes":3,"a_much_longer_name_than_any_key_cache_would_hold":4,"x\u003cy":5}"#
+    );
+    assert_eq!(
+        codec::from_slice::<Names, _>(text.as_bytes(), &h).unwrap(),
+        v
+    );
+    #[derive(Codec, Debug, PartialEq)]
+    struct Long {
+        exactly_twenty_five_bytes: u8,
+        exactly_twenty_four_byte: u8,
+    }
+    let text = codec::to_vec(
+        &Long {
+            exactly_twenty_five_bytes: 1,
+            exactly_twenty_four_byte: 2,
+        },
+        &h,
+    )
+    .unwrap();
+    assert_eq!(
+        text,
+        br#"{"exactly_twenty_five_bytes":1,"exactly_twenty_four_byte":2}"#
+    );
+}
