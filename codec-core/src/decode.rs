@@ -358,6 +358,23 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
         res.map_err(|e| self.fail(e))
     }
 
+    /// A scalar read straight into a `Value` where the driver can
+    /// ([`DecodeFormat::read_scalar_value`]); `None`: take the generic path.
+    #[inline]
+    pub(crate) fn decode_scalar_value(&mut self) -> Result<Option<crate::Value>> {
+        let off = self.r.offset();
+        let v = self
+            .f
+            .read_scalar_value(&mut self.r, &mut self.scratch, &self.opts)
+            .map_err(|e| self.at(e))?;
+        if let Some(crate::Value::Str(s)) = &v
+            && s.len() > self.opts.max_str_len
+        {
+            return Err(limit("max_str_len", s.len(), self.opts.max_str_len).at(off));
+        }
+        Ok(v)
+    }
+
     /// Reads a text string, borrowed from the input when possible.
     #[inline]
     pub fn decode_str(&mut self) -> Result<Reference<'de, '_, str>> {

@@ -339,6 +339,23 @@ pub trait DecodeFormat: Sized {
     /// prefix that the next `read_*` does not need again, such as CBOR tag 55799).
     fn peek_kind<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<Kind>;
 
+    /// Reads the next item straight into a dynamic [`Value`](crate::Value)
+    /// when it is a scalar the format can read in one step (a format whose
+    /// [`peek_kind`](DecodeFormat::peek_kind) has to read ahead overrides
+    /// this; JSON reads a number to learn its kind). The value must be what
+    /// `peek_kind` and the matching `read_*` would give under `opts`.
+    /// `Ok(None)` (the default): nothing consumed, the generic path follows.
+    #[inline]
+    fn read_scalar_value<'de, R: Read<'de>>(
+        &mut self,
+        r: &mut R,
+        scratch: &mut Vec<u8>,
+        opts: &crate::DecodeOptions,
+    ) -> Result<Option<crate::Value>> {
+        let _ = (r, scratch, opts);
+        Ok(None)
+    }
+
     /// Consumes a nil and returns true if the next item is nil; else consumes nothing.
     fn try_nil<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<bool>;
 

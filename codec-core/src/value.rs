@@ -347,6 +347,9 @@ impl Encode for Value {
 
 impl<'de> Decode<'de> for Value {
     fn decode<R: Read<'de>, F: DecodeFormat>(d: &mut Decoder<'de, R, F>) -> Result<Self> {
+        if let Some(v) = d.decode_scalar_value()? {
+            return Ok(v);
+        }
         Ok(match d.peek_kind()? {
             Kind::Nil => {
                 d.decode_nil()?;

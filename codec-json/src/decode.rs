@@ -4,7 +4,9 @@
 use crate::base64;
 use crate::encode::GO_ZERO_TIME_SECS;
 use crate::number::{self, Num, Parsed, is_num_byte};
-use codec_core::{DecodeFormat, Error, ErrorKind, Found, Kind, Read, Reference, Result, Seq, Time};
+use codec_core::{
+    DecodeFormat, Error, ErrorKind, Found, Kind, Read, Reference, Result, Seq, Time, Value,
+};
 
 /// Whitespace RFC 8259 allows between tokens.
 #[inline(always)]
@@ -614,6 +616,61 @@ impl DecodeFormat for JsonDecoder {
             }
             _ => return Err(unexpected(b, "a value")),
         })
+    }
+
+    /// Numbers, strings and the three literals go straight into the
+    /// `Value` that `peek_kind` and the `read_*` it leads to would give:
+    /// a number is read once instead of being kept pending between them.
+    #[inline]
+    fn read_scalar_value<'de, R: Read<'de>>(
+        &mut self,
+        r: &mut R,
+        scratch: &mut Vec<u8>,
+        opts: &codec_core::DecodeOptions,
+    ) -> Result<Option<Value>> {
+        if self.pending.is_some() {
+            return Ok(None);
+        }
+        let before = r.offset();
+        let b = next_token(r)?;
+        Ok(Some(match b {
+            b'"' if self.in_key && self.parse_quoted_keys => return Ok(None),
+            b'"' => {
+                r.consume(1);
+                let s = read_string_body(r, scratch)
+                    .and_then(bytes_to_str)
+                    .map_err(|e| e.at(before))?;
+                Value::Str(s.to_owned())
+            }
+            b'-' | b'0'..=b'9' => {
+                let n = self.read_num(r, false)?;
+                match n.kind(self.prefer_float) {
+                    Kind::Uint | Kind::Int if opts.prefer_float => Value::F64(n.to_f64()),
+                    Kind::Int => Value::Int(n.to_i64()?),
+                    Kind::Uint => {
+                        let u = n.to_u64()?;
+                        match i64::try_from(u) {
+                            Ok(i) if opts.signed_integer => Value::Int(i),
+                            _ => Value::Uint(u),
+                        }
+                    }
+                    _ => Value::F64(n.to_f64()),
+                }
+            }
+            b't' => {
+                expect_literal(r, b"true")?;
+                Value::Bool(true)
+            }
+            b'f' => {
+                expect_literal(r, b"false")?;
+                Value::Bool(false)
+            }
+            b'n' => {
+                expect_literal(r, b"null")?;
+                Value::Nil
+            }
+            _ => return Ok(None),
+        }))
     }
 
     #[inline]
