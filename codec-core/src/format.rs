@@ -495,47 +495,21 @@ pub trait DecodeFormat: Sized {
 pub struct FieldName {
     name: &'static str,
     plain: bool,
-    /// The name zero-padded, when it has at most [`FieldName::PADDED`] bytes.
-    padded: [u8; FieldName::PADDED],
 }
 
 impl FieldName {
-    /// The longest name [`FieldName::padded`] holds.
-    pub const PADDED: usize = 24;
-
     /// Wraps `name`, noting whether it is [plain](FieldName::is_plain).
     #[must_use]
     pub const fn new(name: &'static str) -> Self {
         let b = name.as_bytes();
         let mut plain = true;
-        let mut padded = [0u8; Self::PADDED];
         let mut i = 0;
         while i < b.len() {
             plain &=
                 matches!(b[i], 0x20..=0x7e) && !matches!(b[i], b'"' | b'\\' | b'<' | b'>' | b'&');
-            if i < Self::PADDED {
-                padded[i] = b[i];
-            }
             i += 1;
         }
-        FieldName {
-            name,
-            plain,
-            padded,
-        }
-    }
-
-    /// The name's bytes followed by zeros, when the name has at most
-    /// [`FieldName::PADDED`] bytes: a fixed-size array an encoder can copy
-    /// in one move (then keep the name's length of it).
-    #[inline]
-    #[must_use]
-    pub const fn padded(&self) -> Option<&[u8; Self::PADDED]> {
-        if self.name.len() <= Self::PADDED {
-            Some(&self.padded)
-        } else {
-            None
-        }
+        FieldName { name, plain }
     }
 
     /// The name.
@@ -569,21 +543,5 @@ mod field_name_tests {
         for odd in ["a\"b", "a\\b", "<a>", "a&b", "tab\t", "é", "\u{7f}"] {
             assert!(!FieldName::new(odd).is_plain(), "{odd:?}");
         }
-    }
-
-    #[test]
-    fn padded_names() {
-        const ID: FieldName = FieldName::new("screen_name");
-        let p = ID.padded().unwrap();
-        assert_eq!(&p[..11], b"screen_name");
-        assert!(p[11..].iter().all(|&b| b == 0));
-        let max = "x".repeat(FieldName::PADDED).leak();
-        assert_eq!(
-            FieldName::new(max).padded().unwrap(),
-            &[b'x'; FieldName::PADDED]
-        );
-        let long = "y".repeat(FieldName::PADDED + 1).leak();
-        assert_eq!(FieldName::new(long).padded(), None);
-        assert_eq!(FieldName::new(long).as_str(), long);
     }
 }

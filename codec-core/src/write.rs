@@ -16,15 +16,6 @@ pub trait Write {
         self.write_all(&[b])
     }
 
-    /// Appends `buf[..len]` (`len` at most 32). The whole array is there so
-    /// that a sink can copy it in one fixed-size move and drop the excess,
-    /// instead of a copy of variable length (a call to `memcpy`): encoders
-    /// lay out short items (numbers, field keys) in such an array.
-    #[inline]
-    fn write_padded(&mut self, buf: &[u8; 32], len: usize) -> Result<()> {
-        self.write_all(&buf[..len.min(32)])
-    }
-
     /// Hints that about `additional` more bytes will follow.
     #[inline]
     fn reserve(&mut self, additional: usize) {
@@ -49,14 +40,6 @@ impl Write for Vec<u8> {
     }
 
     #[inline]
-    fn write_padded(&mut self, buf: &[u8; 32], len: usize) -> Result<()> {
-        let end = self.len() + len.min(32);
-        self.extend_from_slice(buf);
-        self.truncate(end);
-        Ok(())
-    }
-
-    #[inline]
     fn reserve(&mut self, additional: usize) {
         Vec::reserve(self, additional);
     }
@@ -76,11 +59,6 @@ impl<T: Write + ?Sized> Write for &mut T {
     #[inline]
     fn write_byte(&mut self, b: u8) -> Result<()> {
         (**self).write_byte(b)
-    }
-
-    #[inline]
-    fn write_padded(&mut self, buf: &[u8; 32], len: usize) -> Result<()> {
-        (**self).write_padded(buf, len)
     }
 
     #[inline]
@@ -210,15 +188,6 @@ impl<W: std::io::Write> Write for IoWriter<W> {
     }
 
     #[inline]
-    fn write_padded(&mut self, buf: &[u8; 32], len: usize) -> Result<()> {
-        if self.buf.len() + buf.len() > IO_BUF {
-            return self.write_all(&buf[..len.min(32)]);
-        }
-        // Within the buffer's capacity: no reallocation, as for `Vec`.
-        self.buf.write_padded(buf, len)
-    }
-
-    #[inline]
     fn bytes_written(&self) -> u64 {
         self.flushed + self.buf.len() as u64
     }
@@ -235,31 +204,6 @@ impl<W: std::io::Write> Drop for IoWriter<W> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn padded_writes_append_only_the_prefix() {
-        let mut buf = [b'x'; 32];
-        buf[..5].copy_from_slice(b"hello");
-        let mut v = b"say ".to_vec();
-        v.write_padded(&buf, 5).unwrap();
-        v.write_padded(&buf, 0).unwrap();
-        v.write_padded(&[b'!'; 32], 1).unwrap();
-        assert_eq!(v, b"say hello!");
-        // Through the `&mut T` forwarding impl.
-        let mut by_ref: &mut Vec<u8> = &mut v;
-        Write::write_padded(&mut by_ref, &[b'?'; 32], 32).unwrap();
-        assert_eq!(v.len(), 10 + 32);
-        // IoWriter: in the buffer, and across a flush near its end.
-        let mut w = IoWriter::new(Vec::new());
-        let mut want = Vec::new();
-        for i in 0..2_000 {
-            let len = i % 33;
-            w.write_padded(&[i as u8; 32], len).unwrap();
-            want.extend(std::iter::repeat_n(i as u8, len.min(32)));
-        }
-        assert_eq!(w.bytes_written(), want.len() as u64);
-        assert_eq!(w.into_inner().unwrap(), want);
-    }
 
     #[test]
     fn io_writer_buffers_and_flushes() {

@@ -108,23 +108,6 @@ impl JsonEncoder {
         self.end_value(w)
     }
 
-    /// Writes a 64-bit integer (quoted when in key position or asked), laid
-    /// out in a fixed-size array so that it reaches the sink in one move.
-    #[inline]
-    fn write_int<W: Write>(&mut self, w: &mut W, neg: bool, mag: u64, quote: bool) -> Result<()> {
-        let quote = quote || self.key;
-        self.key = false;
-        let mut buf = [0u8; 32];
-        let mut at = quote as usize;
-        buf[0] = b'"';
-        buf[at] = b'-';
-        at += neg as usize;
-        at += decimal(mag, &mut buf[at..at + 20]);
-        buf[at] = b'"';
-        w.write_padded(&buf, at + quote as usize)?;
-        self.end_value(w)
-    }
-
     #[inline]
     fn quote_int(&self, magnitude_over_2_53: bool) -> bool {
         match self.int_as_str {
@@ -181,37 +164,6 @@ impl JsonEncoder {
         }
         self.write_nil(w)
     }
-}
-
-/// "00" to "99": two digits per division.
-static DIGIT_PAIRS: [[u8; 2]; 100] = {
-    let mut t = [[0u8; 2]; 100];
-    let mut i = 0;
-    while i < 100 {
-        t[i] = [b'0' + (i / 10) as u8, b'0' + (i % 10) as u8];
-        i += 1;
-    }
-    t
-};
-
-/// Writes the decimal digits of `v` at the start of `out` (20 bytes hold
-/// any `u64`) and returns how many there are.
-#[inline]
-fn decimal(mut v: u64, out: &mut [u8]) -> usize {
-    let n = v.checked_ilog10().unwrap_or(0) as usize + 1;
-    let mut end = n;
-    while v >= 100 {
-        let pair = DIGIT_PAIRS[(v % 100) as usize];
-        v /= 100;
-        end -= 2;
-        out[end..end + 2].copy_from_slice(&pair);
-    }
-    if v >= 10 {
-        out[..2].copy_from_slice(&DIGIT_PAIRS[v as usize]);
-    } else {
-        out[0] = b'0' + v as u8;
-    }
-    n
 }
 
 const ONES: u64 = 0x0101_0101_0101_0101;
@@ -351,14 +303,16 @@ impl EncodeFormat for JsonEncoder {
 
     #[inline]
     fn write_i64<W: Write>(&mut self, w: &mut W, v: i64) -> Result<()> {
+        let mut b = itoa::Buffer::new();
         let q = self.quote_int(v.unsigned_abs() > 1 << 53);
-        self.write_int(w, v < 0, v.unsigned_abs(), q)
+        self.write_number(w, b.format(v).as_bytes(), q)
     }
 
     #[inline]
     fn write_u64<W: Write>(&mut self, w: &mut W, v: u64) -> Result<()> {
+        let mut b = itoa::Buffer::new();
         let q = self.quote_int(v > 1 << 53);
-        self.write_int(w, false, v, q)
+        self.write_number(w, b.format(v).as_bytes(), q)
     }
 
     /// 128-bit integers are written in full (valid JSON; ugorji has none).
@@ -424,25 +378,14 @@ impl EncodeFormat for JsonEncoder {
             self.write_field_name(w, name.as_str())?;
             return self.write_map_value(w);
         }
-        let len = name.as_str().len();
-        if let Some(padded) = name.padded() {
-            // `,"name":` laid out in a fixed-size array, then one move.
-            let mut buf = [0u8; 32];
-            let at = (index > 0) as usize;
-            buf[0] = b',';
-            buf[at] = b'"';
-            buf[at + 1..at + 1 + FieldName::PADDED].copy_from_slice(padded);
-            buf[at + 1 + len] = b'"';
-            buf[at + 2 + len] = b':';
-            return w.write_padded(&buf, at + 3 + len);
-        }
-        w.reserve(len + 4);
+        let name = name.as_str();
+        w.reserve(name.len() + 4);
         if index > 0 {
             w.write_all(b",\"")?;
         } else {
             w.write_byte(b'"')?;
         }
-        w.write_all(name.as_str().as_bytes())?;
+        w.write_all(name.as_bytes())?;
         w.write_all(b"\":")
     }
 
@@ -568,44 +511,6 @@ impl EncodeFormat for JsonEncoder {
 
 #[cfg(test)]
 mod tests {
-    #[test]
-    fn decimal_matches_display() {
-        let mut x = 0x1234_5678_9abc_def0u64;
-        let check = |v: u64| {
-            let mut out = [0u8; 20];
-            let n = super::decimal(v, &mut out);
-            assert_eq!(std::str::from_utf8(&out[..n]).unwrap(), v.to_string());
-        };
-        for v in [
-            0,
-            1,
-            9,
-            10,
-            99,
-            100,
-            101,
-            999,
-            1000,
-            u64::MAX,
-            u64::MAX - 1,
-            1 << 53,
-        ] {
-            check(v);
-        }
-        for k in 0..20 {
-            let p = 10u64.pow(k);
-            check(p);
-            check(p - 1);
-            check(p + 1);
-        }
-        for _ in 0..100_000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            check(x >> (x % 64));
-        }
-    }
-
     use super::*;
 
     fn naive(s: &[u8], html: bool) -> Option<usize> {
