@@ -495,6 +495,8 @@ pub trait DecodeFormat: Sized {
 pub struct FieldName {
     name: &'static str,
     plain: bool,
+    /// The first 16 bytes of the name, zero-padded, as a little-endian integer.
+    head: u128,
 }
 
 impl FieldName {
@@ -503,13 +505,30 @@ impl FieldName {
     pub const fn new(name: &'static str) -> Self {
         let b = name.as_bytes();
         let mut plain = true;
+        let mut head = 0u128;
         let mut i = 0;
         while i < b.len() {
             plain &=
                 matches!(b[i], 0x20..=0x7e) && !matches!(b[i], b'"' | b'\\' | b'<' | b'>' | b'&');
+            if i < 16 {
+                head |= (b[i] as u128) << (8 * i);
+            }
             i += 1;
         }
-        FieldName { name, plain }
+        FieldName { name, plain, head }
+    }
+
+    /// A name of at most 16 bytes as one little-endian integer (first byte
+    /// lowest, zero-padded): an encoder can shift it into place next to
+    /// its framing bytes and write the whole key with one store.
+    #[inline]
+    #[must_use]
+    pub const fn as_word(self) -> Option<u128> {
+        if self.name.len() <= 16 {
+            Some(self.head)
+        } else {
+            None
+        }
     }
 
     /// The name.
@@ -543,5 +562,20 @@ mod field_name_tests {
         for odd in ["a\"b", "a\\b", "<a>", "a&b", "tab\t", "é", "\u{7f}"] {
             assert!(!FieldName::new(odd).is_plain(), "{odd:?}");
         }
+    }
+
+    #[test]
+    fn names_as_words() {
+        const ID: FieldName = FieldName::new("screen_name");
+        let mut want = [0u8; 16];
+        want[..11].copy_from_slice(b"screen_name");
+        assert_eq!(ID.as_word(), Some(u128::from_le_bytes(want)));
+        assert_eq!(FieldName::new("").as_word(), Some(0));
+        let sixteen = FieldName::new("abcdefghijklmnop");
+        assert_eq!(
+            sixteen.as_word(),
+            Some(u128::from_le_bytes(*b"abcdefghijklmnop"))
+        );
+        assert_eq!(FieldName::new("abcdefghijklmnopq").as_word(), None);
     }
 }

@@ -16,6 +16,16 @@ pub trait Write {
         self.write_all(&[b])
     }
 
+    /// Appends the first `len` bytes of `word` (`len` at most 16). An
+    /// encoder builds a short item (a JSON key with its quotes, comma and
+    /// colon) in a register and hands it over whole: a sink can store all
+    /// 16 bytes at once and keep `len` of them, instead of copying a slice
+    /// of variable length.
+    #[inline]
+    fn write_word(&mut self, word: [u8; 16], len: usize) -> Result<()> {
+        self.write_all(&word[..len.min(16)])
+    }
+
     /// Hints that about `additional` more bytes will follow.
     #[inline]
     fn reserve(&mut self, additional: usize) {
@@ -40,6 +50,14 @@ impl Write for Vec<u8> {
     }
 
     #[inline]
+    fn write_word(&mut self, word: [u8; 16], len: usize) -> Result<()> {
+        let end = self.len() + len.min(16);
+        self.extend_from_slice(&word);
+        self.truncate(end);
+        Ok(())
+    }
+
+    #[inline]
     fn reserve(&mut self, additional: usize) {
         Vec::reserve(self, additional);
     }
@@ -59,6 +77,11 @@ impl<T: Write + ?Sized> Write for &mut T {
     #[inline]
     fn write_byte(&mut self, b: u8) -> Result<()> {
         (**self).write_byte(b)
+    }
+
+    #[inline]
+    fn write_word(&mut self, word: [u8; 16], len: usize) -> Result<()> {
+        (**self).write_word(word, len)
     }
 
     #[inline]
@@ -204,6 +227,28 @@ impl<W: std::io::Write> Drop for IoWriter<W> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn words_append_only_their_prefix() {
+        let mut v = b"say ".to_vec();
+        v.write_word(*b"hello, world!!!!", 5).unwrap();
+        v.write_word([b'x'; 16], 0).unwrap();
+        // Through the `&mut T` forwarding impl.
+        let mut by_ref: &mut Vec<u8> = &mut v;
+        Write::write_word(&mut by_ref, *b"!???????????????", 1).unwrap();
+        assert_eq!(v, b"say hello!");
+        v.write_word([b'y'; 16], 16).unwrap();
+        assert_eq!(v.len(), 10 + 16);
+        // IoWriter (the default method) agrees.
+        let mut w = IoWriter::new(Vec::new());
+        let mut want = Vec::new();
+        for i in 0..3_000 {
+            let len = i % 17;
+            w.write_word([i as u8; 16], len).unwrap();
+            want.extend(std::iter::repeat_n(i as u8, len));
+        }
+        assert_eq!(w.into_inner().unwrap(), want);
+    }
 
     #[test]
     fn io_writer_buffers_and_flushes() {

@@ -378,6 +378,20 @@ impl EncodeFormat for JsonEncoder {
             self.write_field_name(w, name.as_str())?;
             return self.write_map_value(w);
         }
+        let len = name.as_str().len();
+        if let Some(word) = name.as_word()
+            && len <= 12
+        {
+            // `,"name":` (or `"name":` first) assembled in a register:
+            // little-endian, so the first byte is the lowest.
+            let (frame, at) = if index > 0 {
+                (0x222c_u128, 2)
+            } else {
+                (0x22, 1)
+            };
+            let key = frame | word << (8 * at) | 0x3a22_u128 << (8 * (at + len));
+            return w.write_word(key.to_le_bytes(), at + len + 2);
+        }
         let name = name.as_str();
         w.reserve(name.len() + 4);
         if index > 0 {

@@ -210,6 +210,9 @@ fn json_field_keys_of_every_length() {
     #[derive(Codec, Debug, PartialEq)]
     struct Names {
         a: u8,
+        twelve_bytes: u8,
+        thirteen_byte: u8,
+        sixteen_bytes_ab: u8,
         exactly_twenty_four_byte: u8,
         exactly_twenty_five_bytes: u8,
         a_much_longer_name_than_any_key_cache_would_hold: u8,
@@ -218,6 +221,9 @@ fn json_field_keys_of_every_length() {
     }
     let v = Names {
         a: 1,
+        twelve_bytes: 12,
+        thirteen_byte: 13,
+        sixteen_bytes_ab: 16,
         exactly_twenty_four_byte: 2,
         exactly_twenty_five_bytes: 3,
         a_much_longer_name_than_any_key_cache_would_hold: 4,
@@ -227,7 +233,7 @@ fn json_field_keys_of_every_length() {
     let text = String::from_utf8(codec::to_vec(&v, &h).unwrap()).unwrap();
     assert_eq!(
         text,
-        r#"{"a":1,"exactly_twenty_four_byte":2,"exactly_twenty_five_bytes":3,"a_much_longer_name_than_any_key_cache_would_hold":4,"x\u003cy":5}"#
+        r#"{"a":1,"twelve_bytes":12,"thirteen_byte":13,"sixteen_bytes_ab":16,"exactly_twenty_four_byte":2,"exactly_twenty_five_bytes":3,"a_much_longer_name_than_any_key_cache_would_hold":4,"x\u003cy":5}"#
     );
     assert_eq!(
         codec::from_slice::<Names, _>(text.as_bytes(), &h).unwrap(),
@@ -238,6 +244,37 @@ fn json_field_keys_of_every_length() {
         exactly_twenty_five_bytes: u8,
         exactly_twenty_four_byte: u8,
     }
+    #[derive(Codec, Debug, PartialEq)]
+    struct Twelve {
+        twelve_bytes: u8,
+        thirteen_byte: u8,
+    }
+    let text = codec::to_vec(
+        &Twelve {
+            twelve_bytes: 1,
+            thirteen_byte: 2,
+        },
+        &h,
+    )
+    .unwrap();
+    assert_eq!(text, br#"{"twelve_bytes":1,"thirteen_byte":2}"#);
+    #[derive(Codec, Debug, PartialEq)]
+    struct Thirteen {
+        thirteen_byte: u8,
+        twelve_bytes: u8,
+        #[codec(rename = "")]
+        empty: u8,
+    }
+    let text = codec::to_vec(
+        &Thirteen {
+            thirteen_byte: 1,
+            twelve_bytes: 2,
+            empty: 3,
+        },
+        &h,
+    )
+    .unwrap();
+    assert_eq!(text, br#"{"thirteen_byte":1,"twelve_bytes":2,"":3}"#);
     let text = codec::to_vec(
         &Long {
             exactly_twenty_five_bytes: 1,
