@@ -695,6 +695,13 @@ impl DecodeFormat for CborDecoder {
 
     #[inline]
     fn read_f64<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<f64> {
+        // The common case, a double whose nine bytes are buffered (no tag
+        // before it, so nothing for `typed` to skip): one check.
+        if let Some(&[0xfb, ref bits @ ..]) = r.fill_buf()?.first_chunk::<9>() {
+            let v = f64::from_be_bytes(*bits);
+            r.consume(9);
+            return Ok(v);
+        }
         Ok(match self.read_number(r, "f64")? {
             Number::F64(v) => v,
             Number::F32(v) => v as f64,

@@ -371,6 +371,12 @@ impl DecodeFormat for MsgpackDecoder {
 
     #[inline]
     fn read_f64<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<f64> {
+        // The common case, a float64 whose nine bytes are buffered: one check.
+        if let Some(&[FLOAT64, ref bits @ ..]) = r.fill_buf()?.first_chunk::<9>() {
+            let v = f64::from_be_bytes(*bits);
+            r.consume(9);
+            return Ok(v);
+        }
         Ok(match Self::num(r, "f64")? {
             Num::I(v) => v as f64,
             Num::U(v) => v as f64,
@@ -381,9 +387,10 @@ impl DecodeFormat for MsgpackDecoder {
     /// float32 exactly; a float64 that is finite and beyond the `f32` range is an error.
     #[inline]
     fn read_f32<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<f32> {
-        if r.peek()? == Some(FLOAT32) {
-            r.read_u8()?;
-            return Ok(f32::from_bits(u32::from_be_bytes(r.read_array()?)));
+        if let Some(&[FLOAT32, ref bits @ ..]) = r.fill_buf()?.first_chunk::<5>() {
+            let v = f32::from_be_bytes(*bits);
+            r.consume(5);
+            return Ok(v);
         }
         match Self::num(r, "f32")? {
             Num::I(v) => Ok(v as f32),
