@@ -465,7 +465,6 @@ impl<'de> Decode<'de> for Value {
     }
 }
 
-/// Keeps the first position of each key with the last value given for it.
 /// The items of an array (its header next). With a declared length the
 /// `Vec` is sized up front (within `max_prealloc`); without one (JSON,
 /// indefinite CBOR) the items gather on the decoder's stack and move into a
@@ -548,6 +547,7 @@ fn decode_entry<'de, R: Read<'de>, F: DecodeFormat>(
     Ok((k, v))
 }
 
+/// Keeps the first position of each key with the last value given for it.
 fn dedup_last_wins(m: &mut Vec<(Value, Value)>) {
     if m.len() < 2 {
         return;
