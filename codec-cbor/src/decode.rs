@@ -712,16 +712,23 @@ impl DecodeFormat for CborDecoder {
         })
     }
 
+    /// A half or single float exactly; a double or an integer rounded to
+    /// the nearest `f32`, and an error when it is beyond the `f32` range
+    /// (as the other handles).
     #[inline]
     fn read_f32<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<f32> {
-        Ok(match self.read_number(r, "f32")? {
-            Number::F64(v) => v as f32,
-            Number::F32(v) => v,
-            Number::Uint(v) => v as f32,
-            Number::Neg(n) => (-1 - n as i128) as f32,
-            Number::Big(v) => v as f32,
-            Number::BigU(v) => v as f32,
-        })
+        let (v, wide) = match self.read_number(r, "f32")? {
+            Number::F32(v) => return Ok(v),
+            Number::F64(v) => (v as f32, v),
+            Number::Uint(v) => (v as f32, v as f64),
+            Number::Neg(n) => ((-1 - n as i128) as f32, -1.0 - n as f64),
+            Number::Big(v) => (v as f32, v as f64),
+            Number::BigU(v) => (v as f32, v as f64),
+        };
+        if v.is_infinite() && wide.is_finite() {
+            return Err(Error::out_of_range("f32", wide));
+        }
+        Ok(v)
     }
 
     /// A text string, or a byte string holding valid UTF-8 (as ugorji accepts).
