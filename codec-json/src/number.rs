@@ -363,10 +363,12 @@ fn scan_short(b: &[u8]) -> Option<Short> {
         }
         // Leading zeros of "0.000123" count too: conservative, exact.
         digits += frac;
+        if digits > 19 {
+            return None;
+        }
         exp10 = -(frac as i32);
         c = *b.get(i)?;
-    }
-    if digits > 19 {
+    } else if digits > 19 {
         return None;
     }
     if c | 0x20 == b'e' {
