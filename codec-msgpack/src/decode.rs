@@ -392,6 +392,12 @@ impl DecodeFormat for MsgpackDecoder {
             r.consume(5);
             return Ok(v);
         }
+        if r.peek()? == Some(FLOAT32) {
+            // Across a refill: still the exact bits (a round trip through
+            // f64 would quiet a signaling NaN).
+            r.read_u8()?;
+            return Ok(f32::from_be_bytes(r.read_array()?));
+        }
         match Self::num(r, "f32")? {
             Num::I(v) => Ok(v as f32),
             Num::U(v) => Ok(v as f32),

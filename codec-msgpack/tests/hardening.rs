@@ -28,3 +28,44 @@ fn ext_payload_counts_against_max_str_len() {
     );
     assert_eq!(err.offset(), Some(0));
 }
+
+/// Hands out one byte per `read`.
+struct OneByte<'a>(&'a [u8]);
+
+impl std::io::Read for OneByte<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = buf.len().min(self.0.len()).min(1);
+        buf[..n].copy_from_slice(&self.0[..n]);
+        self.0 = &self.0[n..];
+        Ok(n)
+    }
+}
+
+/// Floats keep their exact bits, a signaling NaN included, whether their
+/// bytes are all buffered (the one-check path) or arrive one at a time.
+#[test]
+fn floats_keep_their_bits_from_slices_and_byte_by_byte_readers() {
+    let h = MsgpackHandle::default();
+    let snan32 = f32::from_bits(0x7f80_0001);
+    let snan64 = f64::from_bits(0x7ff0_0000_0000_0001);
+    let mut doc = vec![0x94, 0xca];
+    doc.extend_from_slice(&snan32.to_bits().to_be_bytes());
+    doc.push(0xca);
+    doc.extend_from_slice(&1.5f32.to_bits().to_be_bytes());
+    doc.push(0xcb);
+    doc.extend_from_slice(&snan64.to_bits().to_be_bytes());
+    doc.push(0xcb);
+    doc.extend_from_slice(&(-0.1f64).to_bits().to_be_bytes());
+    type Four = (f32, f32, f64, f64);
+    let bits = |v: Four| (v.0.to_bits(), v.1.to_bits(), v.2.to_bits(), v.3.to_bits());
+    let want = (
+        snan32.to_bits(),
+        1.5f32.to_bits(),
+        snan64.to_bits(),
+        (-0.1f64).to_bits(),
+    );
+    let a: Four = from_slice(&doc, &h).unwrap();
+    let b: Four = from_reader(OneByte(&doc), &h).unwrap();
+    assert_eq!(bits(a), want);
+    assert_eq!(bits(b), want);
+}
