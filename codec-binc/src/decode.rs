@@ -1,7 +1,9 @@
 //! [`BincDecoder`]: the decoding half of the Binc driver.
 
 use crate::{GO_NAN_BITS, go_zero_time};
-use codec_core::{DecodeFormat, Error, ErrorKind, Found, Kind, Read, Reference, Result, Seq, Time};
+use codec_core::{
+    DecodeFormat, Error, ErrorKind, Found, Kind, Read, Reference, Result, Seq, Time, be_uint,
+};
 use std::collections::HashMap;
 
 /// Reads Binc. One decoder keeps one symbol table for its whole life, so a
@@ -287,17 +289,11 @@ fn unexpected_in<'de, R: Read<'de>>(r: &mut R, bd: u8, expected: &'static str) -
     found.unwrap_or_else(|| unexpected(bd, expected)).at(at)
 }
 
-/// The big-endian unsigned integer in the `n` (at most 8) bytes at `at` in `ahead`.
-fn be(ahead: &[u8], at: usize, n: usize) -> Option<u64> {
-    let bytes = ahead.get(at..at + n)?;
-    Some(bytes.iter().fold(0u64, |acc, &x| (acc << 8) | u64::from(x)))
-}
-
 /// A length from the low nibble `vs` of a descriptor and the bytes after it:
 /// the length and the bytes its encoding takes.
 fn len_in(ahead: &[u8], vs: u8) -> Option<(usize, usize)> {
     let (len, size) = match vs {
-        0..=3 => (be(ahead, 0, 1 << vs)?, 1 << vs),
+        0..=3 => (be_uint(ahead, 0, 1 << vs)?, 1 << vs),
         n => (u64::from(n - 4), 0),
     };
     Some((usize::try_from(len).ok()?, size))
@@ -321,8 +317,8 @@ fn found_after(bd: u8, ahead: &[u8]) -> Option<Found<'_>> {
             0x08 => Found::Int(-1),
             _ => return None,
         },
-        0x1 if vs < 8 => Found::Uint(u128::from(be(ahead, 0, usize::from(vs) + 1)?)),
-        0x2 if vs < 8 => Found::Int(-i128::from(be(ahead, 0, usize::from(vs) + 1)?)),
+        0x1 if vs < 8 => Found::Uint(u128::from(be_uint(ahead, 0, usize::from(vs) + 1)?)),
+        0x2 if vs < 8 => Found::Int(-i128::from(be_uint(ahead, 0, usize::from(vs) + 1)?)),
         0x3 => {
             let n = match bd & 0x07 {
                 1 => 4,
@@ -335,7 +331,7 @@ fn found_after(bd: u8, ahead: &[u8]) -> Option<Found<'_>> {
             } else {
                 (0, n)
             };
-            let bits = be(ahead, start, l)?
+            let bits = be_uint(ahead, start, l)?
                 .checked_shl(8 * (n - l) as u32)
                 .unwrap_or(0);
             Found::Float(if n == 4 {
@@ -356,7 +352,7 @@ fn found_after(bd: u8, ahead: &[u8]) -> Option<Found<'_>> {
             // A symbol definition: its id, its length, then its text.
             let id = if bd & 0x08 != 0 { 2 } else { 1 };
             let size = 1usize << (bd & 0x03);
-            let len = usize::try_from(be(ahead, id, size)?).ok()?;
+            let len = usize::try_from(be_uint(ahead, id, size)?).ok()?;
             Found::text_in(ahead, id + size, len)?
         }
         0xF => {

@@ -67,7 +67,7 @@ pub use format::{DecodeFormat, EncodeFormat, ExtStyle, FieldName, Kind, Seq};
 pub use handle::{Handle, encode_into, from_reader, from_slice, to_vec, to_writer};
 pub use options::{DecodeOptions, EncodeOptions, Options, ValueMaps};
 pub use raw::{Raw, RawRef};
-pub use read::{IoReader, Read, Reference, SliceReader};
+pub use read::{IoReader, Read, Reference, SliceReader, be_uint};
 pub use time::{Civil, Time};
 pub use value::Value;
 pub use write::{IoWriter, Write};

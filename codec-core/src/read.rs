@@ -44,6 +44,16 @@ impl<'de, 's> Reference<'de, 's, [u8]> {
     }
 }
 
+/// The big-endian unsigned integer in the `n` (at most 8) bytes of `bytes`
+/// that start at `at`; `None` when they are not all there. Format drivers
+/// use it to read a length or value in an item's head from bytes they
+/// have only peeked at ([`Read::peek_bytes`]).
+#[inline]
+pub fn be_uint(bytes: &[u8], at: usize, n: usize) -> Option<u64> {
+    let bytes = bytes.get(at..at.checked_add(n)?)?;
+    Some(bytes.iter().fold(0u64, |acc, &x| (acc << 8) | u64::from(x)))
+}
+
 /// A byte source for the decoders.
 ///
 /// Offsets count bytes consumed since the reader was made. Every method that
@@ -443,6 +453,21 @@ impl<'de, R: std::io::Read> Read<'de> for IoReader<R> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn big_endian_integers_from_peeked_bytes() {
+        let b = [0x01, 0x02, 0x03, 0x04, 0xff];
+        assert_eq!(be_uint(&b, 0, 1), Some(1));
+        assert_eq!(be_uint(&b, 1, 2), Some(0x0203));
+        assert_eq!(be_uint(&b, 0, 4), Some(0x0102_0304));
+        assert_eq!(be_uint(&b, 4, 1), Some(0xff));
+        assert_eq!(be_uint(&b, 2, 0), Some(0));
+        assert_eq!(be_uint(&[0xff; 8], 0, 8), Some(u64::MAX));
+        // Not all there.
+        assert_eq!(be_uint(&b, 3, 4), None);
+        assert_eq!(be_uint(&b, 6, 1), None);
+        assert_eq!(be_uint(&b, usize::MAX, 2), None);
+    }
 
     /// Delivers one byte per `read` call and an `Interrupted` error before each.
     struct Trickle<'a> {

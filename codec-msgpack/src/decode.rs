@@ -2,7 +2,9 @@
 
 use crate::MsgpackHandle;
 use crate::spec::*;
-use codec_core::{DecodeFormat, Error, ErrorKind, Found, Kind, Read, Reference, Result, Seq, Time};
+use codec_core::{
+    DecodeFormat, Error, ErrorKind, Found, Kind, Read, Reference, Result, Seq, Time, be_uint,
+};
 
 /// The MessagePack [`DecodeFormat`]: reads every format byte of the spec.
 ///
@@ -90,18 +92,12 @@ fn unexpected<'de, R: Read<'de>>(r: &mut R, b: u8, expected: &'static str) -> Er
     e.at(at)
 }
 
-/// The big-endian unsigned integer in the `n` bytes at `at` in `ahead`.
-fn be(ahead: &[u8], at: usize, n: usize) -> Option<u64> {
-    let bytes = ahead.get(at..at + n)?;
-    Some(bytes.iter().fold(0u64, |acc, &x| (acc << 8) | u64::from(x)))
-}
-
 /// The item whose marker `b` was consumed, from the bytes that follow it
 /// (`ahead`); `None` when they end too soon. str items are text (if not
 /// UTF-8, shown with U+FFFD), bin items byte strings, ext items their type
 /// byte as the tag (as [`MsgpackDecoder`] reads it).
 fn found_after(b: u8, ahead: &[u8]) -> Option<Found<'_>> {
-    let len = |n: usize| be(ahead, 0, n).and_then(|l| usize::try_from(l).ok());
+    let len = |n: usize| be_uint(ahead, 0, n).and_then(|l| usize::try_from(l).ok());
     let ext = |n: usize, data: usize| {
         Some(Found::Ext {
             tag: u64::from(*ahead.get(n)?),
@@ -114,16 +110,16 @@ fn found_after(b: u8, ahead: &[u8]) -> Option<Found<'_>> {
         NIL => Found::Nil,
         FALSE => Found::Bool(false),
         TRUE => Found::Bool(true),
-        UINT8 => Found::Uint(u128::from(be(ahead, 0, 1)?)),
-        UINT16 => Found::Uint(u128::from(be(ahead, 0, 2)?)),
-        UINT32 => Found::Uint(u128::from(be(ahead, 0, 4)?)),
-        UINT64 => Found::Uint(u128::from(be(ahead, 0, 8)?)),
-        INT8 => Found::Int(i128::from(be(ahead, 0, 1)? as u8 as i8)),
-        INT16 => Found::Int(i128::from(be(ahead, 0, 2)? as u16 as i16)),
-        INT32 => Found::Int(i128::from(be(ahead, 0, 4)? as u32 as i32)),
-        INT64 => Found::Int(i128::from(be(ahead, 0, 8)? as i64)),
-        FLOAT32 => Found::Float(f64::from(f32::from_bits(be(ahead, 0, 4)? as u32))),
-        FLOAT64 => Found::Float(f64::from_bits(be(ahead, 0, 8)?)),
+        UINT8 => Found::Uint(u128::from(be_uint(ahead, 0, 1)?)),
+        UINT16 => Found::Uint(u128::from(be_uint(ahead, 0, 2)?)),
+        UINT32 => Found::Uint(u128::from(be_uint(ahead, 0, 4)?)),
+        UINT64 => Found::Uint(u128::from(be_uint(ahead, 0, 8)?)),
+        INT8 => Found::Int(i128::from(be_uint(ahead, 0, 1)? as u8 as i8)),
+        INT16 => Found::Int(i128::from(be_uint(ahead, 0, 2)? as u16 as i16)),
+        INT32 => Found::Int(i128::from(be_uint(ahead, 0, 4)? as u32 as i32)),
+        INT64 => Found::Int(i128::from(be_uint(ahead, 0, 8)? as i64)),
+        FLOAT32 => Found::Float(f64::from(f32::from_bits(be_uint(ahead, 0, 4)? as u32))),
+        FLOAT64 => Found::Float(f64::from_bits(be_uint(ahead, 0, 8)?)),
         FIXSTR..=0xbf => Found::text_in(ahead, 0, usize::from(b & 0x1f))?,
         STR8 => Found::text_in(ahead, 1, len(1)?)?,
         STR16 => Found::text_in(ahead, 2, len(2)?)?,

@@ -1,7 +1,9 @@
 //! [`SimpleDecoder`]: the decoding half of the Simple driver.
 
 use crate::{GO_ZERO_UNIX, NIL, UNIX_TO_GO_SECS};
-use codec_core::{DecodeFormat, Error, ErrorKind, Found, Kind, Read, Reference, Result, Seq, Time};
+use codec_core::{
+    DecodeFormat, Error, ErrorKind, Found, Kind, Read, Reference, Result, Seq, Time, be_uint,
+};
 
 /// Reads Simple. Unlike ugorji's lenient readers it checks the descriptor
 /// group of every item (a map header is not a string); it accepts every
@@ -93,12 +95,6 @@ fn unexpected_in<'de, R: Read<'de>>(r: &mut R, bd: u8, expected: &'static str) -
     found.unwrap_or_else(|| unexpected(bd, expected)).at(at)
 }
 
-/// The big-endian unsigned integer in the `n` (at most 8) bytes at `at` in `ahead`.
-fn be(ahead: &[u8], at: usize, n: usize) -> Option<u64> {
-    let bytes = ahead.get(at..at + n)?;
-    Some(bytes.iter().fold(0u64, |acc, &x| (acc << 8) | u64::from(x)))
-}
-
 /// A container or string length from the code `bd & 7` and the bytes after
 /// the descriptor: the length and the bytes its encoding takes.
 fn len_in(ahead: &[u8], bd: u8) -> Option<(usize, usize)> {
@@ -107,7 +103,7 @@ fn len_in(ahead: &[u8], bd: u8) -> Option<(usize, usize)> {
         c @ 1..=4 => 1usize << (c - 1),
         _ => return None,
     };
-    Some((usize::try_from(be(ahead, 0, size)?).ok()?, size))
+    Some((usize::try_from(be_uint(ahead, 0, size)?).ok()?, size))
 }
 
 /// The item whose descriptor `bd` was consumed, from the bytes that follow
@@ -117,10 +113,10 @@ fn found_after(bd: u8, ahead: &[u8]) -> Option<Found<'_>> {
         NIL => Found::Nil,
         0x02 => Found::Bool(false),
         0x03 => Found::Bool(true),
-        0x04 => Found::Float(f64::from(f32::from_bits(be(ahead, 0, 4)? as u32))),
-        0x05 => Found::Float(f64::from_bits(be(ahead, 0, 8)?)),
-        0x08..=0x0B => Found::Uint(u128::from(be(ahead, 0, 1 << (bd - 0x08))?)),
-        0x0C..=0x0F => Found::Int(-i128::from(be(ahead, 0, 1 << (bd - 0x0C))?)),
+        0x04 => Found::Float(f64::from(f32::from_bits(be_uint(ahead, 0, 4)? as u32))),
+        0x05 => Found::Float(f64::from_bits(be_uint(ahead, 0, 8)?)),
+        0x08..=0x0B => Found::Uint(u128::from(be_uint(ahead, 0, 1 << (bd - 0x08))?)),
+        0x0C..=0x0F => Found::Int(-i128::from(be_uint(ahead, 0, 1 << (bd - 0x0C))?)),
         0xD8..=0xDC => {
             let (len, size) = len_in(ahead, bd)?;
             Found::text_in(ahead, size, len)?
