@@ -103,7 +103,7 @@ impl JsonEncoder {
             buf[1 + n] = b'"';
             w.write_all(&buf[..n + 2])?;
         } else {
-            w.write_all(text)?;
+            w.write_short(text)?;
         }
         self.end_value(w)
     }
@@ -148,7 +148,7 @@ impl JsonEncoder {
         if !self.key
             && let Some(n) = fixed_as_is(s.as_bytes(), abs, limit)
         {
-            w.write_all(&s.as_bytes()[..n])?;
+            w.write_short(&s.as_bytes()[..n])?;
             return self.end_value(w);
         }
         let mut out = [0u8; 48];

@@ -675,7 +675,7 @@ pub(crate) fn format_float(shortest: &str, abs: f64, int_limit: f64, out: &mut [
 /// it needs re-laying out.
 #[inline(always)]
 pub(crate) fn fixed_as_is(s: &[u8], abs: f64, int_limit: f64) -> Option<usize> {
-    if !(1e-6..1e21).contains(&abs) || has_exponent(s) {
+    if !PLAIN_WINDOW.contains(&abs) && (!(1e-6..1e21).contains(&abs) || has_exponent(s)) {
         return None;
     }
     // The fixed form equals Go's 'f' form, except that integral values from
@@ -685,6 +685,13 @@ pub(crate) fn fixed_as_is(s: &[u8], abs: f64, int_limit: f64) -> Option<usize> {
     }
     Some(s.len())
 }
+
+/// Magnitudes whose shortest form never has an exponent, so that the text
+/// need not be looked at: zmij writes fixed notation for decimal exponents
+/// -5..=15 (`f64`) and -6..=12 (`f32`), upstream zmij and ryu -4..=15 or
+/// wider; this window sits inside all of them with a decade to spare on each
+/// side (`plain_window_has_no_exponent` checks the linked formatters).
+const PLAIN_WINDOW: std::ops::Range<f64> = 1e-4..1e12;
 
 /// Whether a shortest form is in exponent form: its `e` can only sit 3, 4
 /// or 5 bytes from the end (`e-7`, `e+16`, `e-308`). Three byte loads
@@ -1081,6 +1088,31 @@ mod tests {
             assert_eq!(out[..n], out2[..n2], "{v:e}");
             let s = std::str::from_utf8(&out[..n]).unwrap();
             assert_eq!(s.parse::<f32>().unwrap().to_bits(), v.to_bits(), "{s}");
+        }
+    }
+
+    #[test]
+    fn plain_window_has_no_exponent() {
+        let mut rng = SplitMix(11);
+        let (lo, hi) = (PLAIN_WINDOW.start, PLAIN_WINDOW.end);
+        // The edges, the values next to them, and random values inside.
+        let mut f64s = vec![lo, hi.next_down(), lo.next_up(), 1.0, 123.456];
+        f64s.extend((0..100_000).map(|_| {
+            let t = (rng.next() >> 11) as f64 / (1u64 << 53) as f64;
+            lo * (hi / lo).powf(t)
+        }));
+        for v in f64s.into_iter().filter(|v| PLAIN_WINDOW.contains(v)) {
+            for v in [v, -v] {
+                let z = zmij::Buffer::new().format_finite(v).to_owned();
+                let r = ryu::Buffer::new().format_finite(v).to_owned();
+                assert!(!z.contains('e') && !r.contains('e'), "{z} {r}");
+                let f = v as f32;
+                if PLAIN_WINDOW.contains(&(f as f64).abs()) {
+                    let z = zmij::Buffer::new().format_finite(f).to_owned();
+                    let r = ryu::Buffer::new().format_finite(f).to_owned();
+                    assert!(!z.contains('e') && !r.contains('e'), "{z} {r}");
+                }
+            }
         }
     }
 
