@@ -114,7 +114,9 @@ fn generators_are_deterministic() {
 #[test]
 fn the_allocator_counts() {
     let before = bench::alloc::snapshot();
+    let on = bench::alloc::count_allocations();
     let v = std::hint::black_box(vec![0u8; 4096]);
+    drop(on);
     let d = bench::alloc::snapshot().since(before);
     drop(v);
     assert!(d.allocations >= 1 && d.bytes >= 4096);

@@ -76,15 +76,27 @@ struct State {
     bytes: u64,
 }
 
-/// Times `batch` runs of the case.
-fn time_batch(case: &mut Case, batch: u64) -> (Duration, alloc::AllocStats) {
-    let before = alloc::snapshot();
+/// Times `batch` runs of the case (allocations are not counted meanwhile).
+fn time_batch(case: &mut Case, batch: u64) -> Duration {
     let start = Instant::now();
     for _ in 0..batch {
         (case.run)();
     }
-    let elapsed = start.elapsed();
-    (elapsed, alloc::snapshot().since(before))
+    start.elapsed()
+}
+
+/// Runs of each case whose allocations are counted, apart from the timed ones.
+const COUNTED_RUNS: u64 = 3;
+
+/// Counts the allocations of [`COUNTED_RUNS`] runs of the case.
+fn count_allocs(case: &mut Case) -> alloc::AllocStats {
+    let before = alloc::snapshot();
+    let on = alloc::count_allocations();
+    for _ in 0..COUNTED_RUNS {
+        (case.run)();
+    }
+    drop(on);
+    alloc::snapshot().since(before)
 }
 
 fn main() {
@@ -120,8 +132,9 @@ fn main() {
     let mut states: Vec<State> = cases
         .into_iter()
         .map(|mut case| {
-            let (t, _) = time_batch(&mut case, 1); // also warms up
-            let (t2, _) = time_batch(&mut case, 1);
+            let t = time_batch(&mut case, 1); // also warms up
+            let t2 = time_batch(&mut case, 1);
+            let counted = count_allocs(&mut case);
             let one = t.min(t2).max(Duration::from_nanos(1));
             let batch = (slice.as_nanos() / one.as_nanos()).clamp(1, 1 << 32) as u64;
             State {
@@ -129,8 +142,8 @@ fn main() {
                 batch,
                 per_round_ns: Vec::new(),
                 iterations: 0,
-                allocs: 0,
-                bytes: 0,
+                allocs: counted.allocations,
+                bytes: counted.bytes,
             }
         })
         .collect();
@@ -140,11 +153,9 @@ fn main() {
     for round in 0..rounds {
         for k in 0..n {
             let s = &mut states[(k + round * 7) % n.max(1)];
-            let (t, a) = time_batch(&mut s.case, s.batch);
+            let t = time_batch(&mut s.case, s.batch);
             s.per_round_ns.push(t.as_nanos() as f64 / s.batch as f64);
             s.iterations += s.batch;
-            s.allocs += a.allocations;
-            s.bytes += a.bytes;
         }
         eprintln!("round {}/{rounds} done", round + 1);
     }
@@ -164,8 +175,8 @@ fn main() {
                 ns_per_op: ns,
                 mb_per_s: s.case.encoded_len as f64 / ns * 1e3,
                 encoded_len: s.case.encoded_len,
-                allocs_per_op: s.allocs as f64 / s.iterations as f64,
-                alloc_bytes_per_op: s.bytes as f64 / s.iterations as f64,
+                allocs_per_op: s.allocs as f64 / COUNTED_RUNS as f64,
+                alloc_bytes_per_op: s.bytes as f64 / COUNTED_RUNS as f64,
                 iterations: s.iterations,
                 ratio_to_fastest_peer: None,
                 ratio_to_same_layout_peer: None,
@@ -244,7 +255,7 @@ fn print_markdown(
     println!(
         "{} rounds × {:?} per case per round, interleaved{}. ns/op is the median over rounds; \
          MB/s is encoded bytes per second; allocations count every alloc/realloc through the \
-         global allocator. Encoders write into a reused buffer where the API allows it \
+         global allocator, in 3 separate runs per case (not while timing). Encoders write into a reused buffer where the API allows it \
          (see `bench::peers`). Ratios compare each of our handles to the fastest peer of the \
          same format family and op (< 1 is faster); \"same layout\" compares only with peers \
          that also write structs with field names (or, for `msgpack-toarray`, positionally: \
