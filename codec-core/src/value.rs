@@ -373,39 +373,16 @@ impl<'de> Decode<'de> for Value {
             Kind::Array => Value::Array(decode_items(d)?),
             Kind::Map => {
                 let at = d.offset();
-                let mut m = decode_entries(d)?;
-                let mode = d.options().value_maps;
-                let reject =
-                    mode == ValueMaps::RejectDuplicates || d.format_mut().reject_duplicate_keys();
-                if m.len() > 1 && reject {
-                    let mut seen = std::collections::HashSet::with_capacity(m.len());
-                    if let Some((k, _)) = m.iter().find(|(k, _)| !seen.insert(k)) {
-                        return Err(crate::Error::syntax(format!("duplicate map key {k}")).at(at));
-                    }
+                let m = decode_entries(d)?;
+                if d.options().value_maps == ValueMaps::Ordered
+                    && !d.format_mut().reject_duplicate_keys()
+                {
+                    Value::Map(m)
+                } else {
+                    Value::Map(settle_map(d, m, at)?)
                 }
-                match mode {
-                    ValueMaps::LastWins => dedup_last_wins(&mut m),
-                    ValueMaps::Sorted => {
-                        dedup_last_wins(&mut m);
-                        m.sort_by(|a, b| a.0.cmp(&b.0));
-                    }
-                    _ => {}
-                }
-                Value::Map(m)
             }
-            Kind::Ext => {
-                let (t, b) = d.decode_ext()?;
-                Value::Ext(t, b.to_vec())
-            }
-            Kind::Time => Value::Time(d.decode_time()?),
-            Kind::Tag => {
-                let t = d.decode_tag()?;
-                d.enter_nested()?;
-                let v = Value::decode(d)?;
-                d.leave();
-                Value::Tagged(t, Box::new(v))
-            }
-            Kind::Simple => Value::Simple(d.decode_simple()?),
+            rare @ (Kind::Ext | Kind::Time | Kind::Tag | Kind::Simple) => decode_rare(d, rare)?,
         })
     }
 
@@ -463,6 +440,61 @@ impl<'de> Decode<'de> for Value {
             }
         }
     }
+}
+
+/// Applies [`ValueMaps`] (other than the default `Ordered`) and the
+/// format's duplicate-key rule to a decoded map that began at `at`. Kept
+/// out of [`Value::decode`], which recurses for every item, so that its
+/// stack frame stays small.
+#[cold]
+#[inline(never)]
+fn settle_map<'de, R: Read<'de>, F: DecodeFormat>(
+    d: &mut Decoder<'de, R, F>,
+    mut m: Vec<(Value, Value)>,
+    at: u64,
+) -> Result<Vec<(Value, Value)>> {
+    let mode = d.options().value_maps;
+    let reject = mode == ValueMaps::RejectDuplicates || d.format_mut().reject_duplicate_keys();
+    if m.len() > 1 && reject {
+        let mut seen = std::collections::HashSet::with_capacity(m.len());
+        if let Some((k, _)) = m.iter().find(|(k, _)| !seen.insert(k)) {
+            return Err(crate::Error::syntax(format!("duplicate map key {k}")).at(at));
+        }
+    }
+    match mode {
+        ValueMaps::LastWins => dedup_last_wins(&mut m),
+        ValueMaps::Sorted => {
+            dedup_last_wins(&mut m);
+            m.sort_by(|a, b| a.0.cmp(&b.0));
+        }
+        _ => {}
+    }
+    Ok(m)
+}
+
+/// The kinds no text format produces (extensions, times, tags, simple
+/// values), out of line for the same reason as [`settle_map`].
+#[inline(never)]
+fn decode_rare<'de, R: Read<'de>, F: DecodeFormat>(
+    d: &mut Decoder<'de, R, F>,
+    kind: Kind,
+) -> Result<Value> {
+    Ok(match kind {
+        Kind::Ext => {
+            let (t, b) = d.decode_ext()?;
+            Value::Ext(t, b.to_vec())
+        }
+        Kind::Time => Value::Time(d.decode_time()?),
+        Kind::Tag => {
+            let t = d.decode_tag()?;
+            d.enter_nested()?;
+            let v = Value::decode(d)?;
+            d.leave();
+            Value::Tagged(t, Box::new(v))
+        }
+        // Kind::Simple (the only other kind passed here).
+        _ => Value::Simple(d.decode_simple()?),
+    })
 }
 
 /// The items of an array (its header next). With a declared length the

@@ -643,6 +643,14 @@ impl DecodeFormat for JsonDecoder {
                 Value::Str(s.to_owned())
             }
             b'-' | b'0'..=b'9' => {
+                if !self.prefer_float && !opts.prefer_float {
+                    let buf = r.fill_buf()?;
+                    if let Some(res) = number::short_value(buf, opts.signed_integer) {
+                        let (v, len) = res?;
+                        r.consume(len);
+                        return Ok(Some(v));
+                    }
+                }
                 let n = self.read_num(r, false)?;
                 match n.kind(self.prefer_float) {
                     Kind::Uint | Kind::Int if opts.prefer_float => Value::F64(n.to_f64()),

@@ -242,6 +242,33 @@ pub(crate) fn short_int(b: &[u8]) -> Option<(bool, u64, usize)> {
     Some((s.neg, s.mant, s.len))
 }
 
+/// [`parse`] for a dynamic value ([`codec_core::Value`]) in the common case
+/// ([`scan_short`]): the value as [`Num::kind`] and the driver would give it
+/// (an integer as `Uint`, or `Int` when negative or when `signed` asks and
+/// it fits; a fraction or exponent as `F64`) and the length. `None`: use
+/// [`parse`] (longer numbers, negative integers below `i64::MIN`).
+#[inline]
+pub(crate) fn short_value(b: &[u8], signed: bool) -> Option<Result<(codec_core::Value, usize)>> {
+    use codec_core::Value;
+    let s = scan_short(b)?;
+    let v = if s.is_float {
+        match float64(&b[..s.len], s.mant, s.exp10, false, s.neg) {
+            Ok(v) => Value::F64(v),
+            Err(e) => return Some(Err(e)),
+        }
+    } else if !s.neg {
+        match i64::try_from(s.mant) {
+            Ok(i) if signed => Value::Int(i),
+            _ => Value::Uint(s.mant),
+        }
+    } else if s.mant <= 1 << 63 {
+        Value::Int((s.mant as i64).wrapping_neg())
+    } else {
+        return None;
+    };
+    Some(Ok((v, s.len)))
+}
+
 /// A well-formed number of at most 19 significant digits followed by a
 /// byte that ends it: the common case, scanned in one pass.
 #[derive(Clone, Copy)]
@@ -861,6 +888,7 @@ mod tests {
     }
 
     use super::*;
+    use codec_core::Value;
 
     fn f64s(v: f64) -> String {
         let mut b = zmij::Buffer::new();
@@ -1012,6 +1040,30 @@ mod tests {
                     }
                     (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string(), "{s}"),
                     (a, _) => panic!("{s}: scan gave {a:?}, the general parser differs"),
+                }
+            }
+            // The dynamic-value shortcut gives what the general parser's
+            // number gives through `Num::kind` (as the driver maps it).
+            for signed in [false, true] {
+                let Some(fast) = short_value(&text, signed) else {
+                    continue;
+                };
+                let s = String::from_utf8_lossy(&text);
+                match (fast, parse_general(&text, false, false)) {
+                    (Ok((v, len)), Ok(Parsed::Done(n, glen))) => {
+                        assert_eq!(len, glen, "{s}");
+                        let want = match n.kind(false) {
+                            Kind::Int => Value::Int(n.to_i64().unwrap()),
+                            Kind::Uint => match i64::try_from(n.to_u64().unwrap()) {
+                                Ok(i) if signed => Value::Int(i),
+                                _ => Value::Uint(n.to_u64().unwrap()),
+                            },
+                            _ => Value::F64(n.to_f64()),
+                        };
+                        assert_eq!(v, want, "{s}");
+                    }
+                    (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string(), "{s}"),
+                    (a, _) => panic!("{s}: short_value gave {a:?}, the general parser differs"),
                 }
             }
         }
