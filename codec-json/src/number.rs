@@ -316,15 +316,6 @@ impl Short {
     }
 }
 
-/// Whether all eight bytes of the little-endian word `v` are ASCII digits.
-#[inline(always)]
-fn eight_digits(v: u64) -> bool {
-    // Each byte is 0x30..=0x39: its high nibble is 3, and adding 6 does not
-    // carry into the high nibble.
-    (v & 0xF0F0_F0F0_F0F0_F0F0) == 0x3030_3030_3030_3030
-        && (v.wrapping_add(0x0606_0606_0606_0606) & 0xF0F0_F0F0_F0F0_F0F0) == 0x3030_3030_3030_3030
-}
-
 /// The value of eight ASCII digits (first digit in the lowest byte), by
 /// combining neighbours pairwise: 8 x 1 digit -> 4 x 2 -> 2 x 4 -> 1 x 8.
 #[inline(always)]
@@ -335,19 +326,48 @@ fn eight_digits_value(v: u64) -> u64 {
     (v * 10_000 + (v >> 32)) & 0xFFFF_FFFF
 }
 
+/// Eight ASCII zeros.
+const ZEROS: u64 = 0x3030_3030_3030_3030;
+
+/// 10^k for k in 0..8.
+const POW10_U64: [u64; 8] = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000];
+
+/// How many of the eight bytes of `v` (first byte lowest) are ASCII digits
+/// before the first that is not (8 when all are).
+#[inline(always)]
+fn leading_digits(v: u64) -> usize {
+    // A digit XOR '0' is 0..=9; adding 0x76 sets the high bit of any byte
+    // from 10 up, and `| t` that of any byte from 0x80 up. A carry out of
+    // a byte only reaches bytes above a flagged one, so the lowest flag is exact.
+    let t = v ^ ZEROS;
+    let non_digit = (t.wrapping_add(0x7676_7676_7676_7676) | t) & 0x8080_8080_8080_8080;
+    (non_digit.trailing_zeros() / 8) as usize
+}
+
 /// Appends the run of digits at `b[*i..]` to `mant` (wrapping: the caller
 /// counts digits and discards results past 19), eight at a time where it can.
 #[inline(always)]
 fn digit_run(b: &[u8], i: &mut usize, mant: &mut u64) {
     while let Some(chunk) = b.get(*i..*i + 8) {
         let v = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
-        if !eight_digits(v) {
-            break;
+        let k = leading_digits(v);
+        if k == 8 {
+            *mant = mant
+                .wrapping_mul(100_000_000)
+                .wrapping_add(eight_digits_value(v));
+            *i += 8;
+            continue;
         }
-        *mant = mant
-            .wrapping_mul(100_000_000)
-            .wrapping_add(eight_digits_value(v));
-        *i += 8;
+        if k > 0 {
+            // The k digits moved to the top of the word, '0's below them:
+            // the same eight-digit combine gives their value.
+            let padded = (v << (8 * (8 - k))) | (ZEROS >> (8 * k));
+            *mant = mant
+                .wrapping_mul(POW10_U64[k])
+                .wrapping_add(eight_digits_value(padded));
+            *i += k;
+        }
+        return;
     }
     while let Some(&c) = b.get(*i) {
         let d = c.wrapping_sub(b'0');
@@ -974,15 +994,28 @@ mod tests {
                 *x = b'0' + (rng.next() % 10) as u8;
             }
             let v = u64::from_le_bytes(b);
-            assert!(eight_digits(v));
+            assert_eq!(leading_digits(v), 8);
             let want = b.iter().fold(0u64, |a, &c| a * 10 + (c - b'0') as u64);
             assert_eq!(eight_digits_value(v), want, "{:?}", std::str::from_utf8(&b));
-            // Any one byte that is not a digit is seen.
+            // Any byte that is not a digit ends the run where it sits,
+            // whatever follows it (random bytes, which may carry).
             let at = (rng.next() % 8) as usize;
             for bad in (0..=255u8).filter(|c| !c.is_ascii_digit()) {
                 let mut c = b;
                 c[at] = bad;
-                assert!(!eight_digits(u64::from_le_bytes(c)), "{c:?}");
+                for x in &mut c[at + 1..] {
+                    *x = rng.next() as u8;
+                }
+                let w = u64::from_le_bytes(c);
+                assert_eq!(leading_digits(w), at, "{c:?}");
+                // The digits before it, padded as digit_run pads them.
+                if at > 0 {
+                    let padded = (w << (8 * (8 - at))) | (ZEROS >> (8 * at));
+                    let want = c[..at]
+                        .iter()
+                        .fold(0u64, |a, &d| a * 10 + (d - b'0') as u64);
+                    assert_eq!(eight_digits_value(padded), want, "{c:?}");
+                }
             }
         }
     }
