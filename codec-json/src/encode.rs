@@ -527,6 +527,49 @@ impl EncodeFormat for JsonEncoder {
 mod tests {
     use super::*;
 
+    #[test]
+    fn integers_are_written_as_itoa_writes_them() {
+        use crate::JsonHandle;
+        use codec_core::to_vec;
+        let mut values: Vec<i64> = vec![0, 1, -1, i64::MIN, i64::MAX, i64::MIN + 1];
+        let mut p = 1i64;
+        while let Some(next) = p.checked_mul(10) {
+            values.extend([p - 1, p, p + 1, -(p - 1), -p, -(p + 1)]);
+            p = next;
+        }
+        let plain = JsonHandle::new();
+        let quoted = JsonHandle::new().integer_as_string(IntegerAsString::Large);
+        for v in values {
+            let want = itoa::Buffer::new().format(v).to_owned();
+            assert_eq!(to_vec(&v, &plain).unwrap(), want.as_bytes(), "{v}");
+            // In an array (separators) and as a map key (quoted).
+            let got = to_vec(&vec![v, v], &plain).unwrap();
+            assert_eq!(got, format!("[{want},{want}]").as_bytes());
+            let map: std::collections::BTreeMap<i64, i64> = [(v, v)].into();
+            let got = to_vec(&map, &plain).unwrap();
+            assert_eq!(got, format!("{{\"{want}\":{want}}}").as_bytes());
+            let big = v.unsigned_abs() > 1 << 53;
+            let want_q = if big {
+                format!("\"{want}\"")
+            } else {
+                want.clone()
+            };
+            assert_eq!(to_vec(&v, &quoted).unwrap(), want_q.as_bytes(), "{v}");
+            if v >= 0 {
+                assert_eq!(to_vec(&(v as u64), &plain).unwrap(), want.as_bytes());
+            }
+        }
+        for v in [
+            u64::MAX,
+            u64::MAX / 10,
+            10_000_000_000_000_000,
+            9_999_999_999_999_999,
+        ] {
+            let want = v.to_string();
+            assert_eq!(to_vec(&v, &plain).unwrap(), want.as_bytes(), "{v}");
+        }
+    }
+
     fn naive(s: &[u8], html: bool) -> Option<usize> {
         let table = if html {
             &ESCAPE_HTML
