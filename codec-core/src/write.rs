@@ -46,10 +46,9 @@ pub trait Write {
 
 /// Appends a slice of at most 32 bytes without a call to `memcpy`.
 ///
-/// Encoders hand over many short slices (numbers, keys, punctuation) whose
-/// length is known only at run time; `extend_from_slice` sends each one to
-/// the C library's `memmove`, whose call and size dispatch cost more than
-/// the copy. Here the 32 bytes past the end are claimed at once (two wide
+/// A number's text is a handful of bytes whose length is known only at run
+/// time; `extend_from_slice` sends each one to the C library's `memmove`,
+/// whose call and size dispatch cost more than the copy. Here the 32 bytes past the end are claimed at once (two wide
 /// stores), the slice is copied as two overlapping fixed-size pieces, and
 /// the length is cut back to what was written.
 #[inline(always)]

@@ -316,18 +316,18 @@ impl Short {
     }
 }
 
+/// Eight ASCII zeros.
+const ZEROS: u64 = 0x3030_3030_3030_3030;
+
 /// The value of eight ASCII digits (first digit in the lowest byte), by
 /// combining neighbours pairwise: 8 x 1 digit -> 4 x 2 -> 2 x 4 -> 1 x 8.
 #[inline(always)]
 fn eight_digits_value(v: u64) -> u64 {
-    let v = v - 0x3030_3030_3030_3030;
+    let v = v - ZEROS;
     let v = (v * 10 + (v >> 8)) & 0x00FF_00FF_00FF_00FF;
     let v = (v * 100 + (v >> 16)) & 0x0000_FFFF_0000_FFFF;
     (v * 10_000 + (v >> 32)) & 0xFFFF_FFFF
 }
-
-/// Eight ASCII zeros.
-const ZEROS: u64 = 0x3030_3030_3030_3030;
 
 /// 10^k for k in 0..8.
 const POW10_U64: [u64; 8] = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000];
