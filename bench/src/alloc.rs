@@ -4,7 +4,7 @@
 //!
 //! Counting is off except while a [`count_allocations`] guard lives: the two atomic
 //! read-modify-writes per allocation would otherwise be timed with every
-//! case (about 5 % of a `Value` decode here), weighing on each implementation
+//! case (about 10 % of our `Value` decode of citm_catalog), weighing on each implementation
 //! in proportion to how often it allocates. Timed loops run with counting
 //! off; the report counts in separate runs. The counters are process-wide
 //! relaxed atomics: read them before and after the runs with [`snapshot`]
