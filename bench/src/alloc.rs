@@ -1,14 +1,14 @@
-//! A counting global allocator: every binary, test and bench that links this
-//! crate counts its heap allocations, so the report can print allocations and
-//! allocated bytes per operation.
+//! A counting global allocator, linked into every binary, test and bench of
+//! this crate, so that the report can print allocations and allocated bytes
+//! per operation.
 //!
-//! Counting is off except while a [`count_allocations`] guard lives: the two atomic
-//! read-modify-writes per allocation would otherwise be timed with every
-//! case (about 10 % of our `Value` decode of citm_catalog), weighing on each implementation
-//! in proportion to how often it allocates. Timed loops run with counting
-//! off; the report counts in separate runs. The counters are process-wide
-//! relaxed atomics: read them before and after the runs with [`snapshot`]
-//! and subtract with [`AllocStats::since`].
+//! Counting is off except while a [`count_allocations`] guard lives: the two
+//! atomic read-modify-writes per allocation would otherwise be timed with
+//! every case (about 10 % of our `Value` decode of citm_catalog), weighing on
+//! each implementation in proportion to how often it allocates. Timed loops
+//! run with counting off; the report counts in separate runs. The counters
+//! are process-wide relaxed atomics: read them before and after the runs
+//! with [`snapshot`] and subtract with [`AllocStats::since`].
 #![allow(unsafe_code)]
 
 use std::alloc::{GlobalAlloc, Layout, System};
