@@ -4,55 +4,10 @@
 use crate::base64;
 use crate::encode::GO_ZERO_TIME_SECS;
 use crate::number::{self, Num, Parsed, is_num_byte};
+use crate::scan::{find_non_ws, find_string_stop, is_ws};
 use codec_core::{
     DecodeFormat, Error, ErrorKind, Found, Kind, Read, Reference, Result, Seq, Time, Value,
 };
-
-/// Whitespace RFC 8259 allows between tokens.
-#[inline(always)]
-fn is_ws(b: u8) -> bool {
-    matches!(b, b' ' | b'\n' | b'\r' | b'\t')
-}
-
-/// Bytes that end a run of plain string content: `"`, `\` and controls.
-static STRING_STOP: [bool; 256] = {
-    let mut t = [false; 256];
-    let mut i = 0;
-    while i < 0x20 {
-        t[i] = true;
-        i += 1;
-    }
-    t[b'"' as usize] = true;
-    t[b'\\' as usize] = true;
-    t
-};
-
-const ONES: u64 = 0x0101_0101_0101_0101;
-const HIGHS: u64 = 0x8080_8080_8080_8080;
-
-/// Index of the first `"`, `\` or control byte in `buf`, eight bytes at a time.
-#[inline(always)]
-fn find_string_stop(buf: &[u8]) -> Option<usize> {
-    let (words, _) = buf.as_chunks::<8>();
-    for (k, w) in words.iter().enumerate() {
-        let x = u64::from_le_bytes(*w);
-        let q = x ^ (ONES * b'"' as u64);
-        let s = x ^ (ONES * b'\\' as u64);
-        let m = (q.wrapping_sub(ONES) & !q)
-            | (s.wrapping_sub(ONES) & !s)
-            | (x.wrapping_sub(ONES * 0x20) & !x);
-        let m = m & HIGHS;
-        if m != 0 {
-            // The lowest flagged byte is exact (false positives only sit above a true one).
-            return Some(k * 8 + (m.trailing_zeros() / 8) as usize);
-        }
-    }
-    let done = words.len() * 8;
-    buf[done..]
-        .iter()
-        .position(|&b| STRING_STOP[b as usize])
-        .map(|p| done + p)
-}
 
 /// A scalar read ahead by [`DecodeFormat::peek_kind`] and not yet handed out.
 #[derive(Debug, Clone)]
@@ -137,37 +92,6 @@ fn pending_mismatch(p: &Pending, aux: &[u8], expected: &'static str) -> Error {
         },
     };
     Error::type_mismatch(expected, found)
-}
-
-/// High bit of each byte of `x` set where that byte is zero (exact: no
-/// false positives, unlike the shorter `(x - ONES) & !x` test).
-#[inline(always)]
-fn zero_bytes(x: u64) -> u64 {
-    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
-    !(((x & LOW7).wrapping_add(LOW7)) | x | LOW7)
-}
-
-/// Index of the first byte of `buf` that is not JSON whitespace, eight
-/// bytes at a time (pretty-printed documents are mostly indentation).
-#[inline]
-fn find_non_ws(buf: &[u8]) -> Option<usize> {
-    let (words, _) = buf.as_chunks::<8>();
-    for (k, w) in words.iter().enumerate() {
-        let x = u64::from_le_bytes(*w);
-        let ws = zero_bytes(x ^ (ONES * b' ' as u64))
-            | zero_bytes(x ^ (ONES * b'\n' as u64))
-            | zero_bytes(x ^ (ONES * b'\r' as u64))
-            | zero_bytes(x ^ (ONES * b'\t' as u64));
-        let other = !ws & HIGHS;
-        if other != 0 {
-            return Some(k * 8 + (other.trailing_zeros() / 8) as usize);
-        }
-    }
-    let done = words.len() * 8;
-    buf[done..]
-        .iter()
-        .position(|&b| !is_ws(b))
-        .map(|p| done + p)
 }
 
 /// Skips whitespace and returns the next byte without consuming it.
@@ -1019,57 +943,4 @@ fn quoted_number(text: &[u8], expected: &'static str, f32: bool) -> Result<Num> 
         ),
         _ => e,
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn whitespace_finder() {
-        assert_eq!(find_non_ws(b""), None);
-        assert_eq!(find_non_ws(b" \n\r\t"), None);
-        assert_eq!(find_non_ws(b"          \n\r\t      "), None);
-        for i in 0..40 {
-            for c in [
-                b'"',
-                b'{',
-                b'x',
-                0x00,
-                0x0b,
-                0x0c,
-                0x20 ^ 0x80,
-                0x89,
-                0x8a,
-                0xff,
-                b'!',
-                0x1f,
-            ] {
-                let mut v: Vec<u8> = (0..48).map(|k| b" \n\r\t"[k % 4]).collect();
-                v[i] = c;
-                if i + 3 < v.len() {
-                    v[i + 3] = b'q';
-                }
-                assert_eq!(find_non_ws(&v), Some(i), "{i} {c:#x}");
-            }
-        }
-    }
-
-    #[test]
-    fn string_stop_finder() {
-        assert_eq!(find_string_stop(b"abc"), None);
-        assert_eq!(find_string_stop(b"abcdefghijk\"l"), Some(11));
-        assert_eq!(find_string_stop(b"abcdefgh\\"), Some(8));
-        assert_eq!(find_string_stop(b"\x01"), Some(0));
-        assert_eq!(find_string_stop("ééééé\"".as_bytes()), Some(10));
-        assert_eq!(find_string_stop(b"\x7f\x80\xff\"abcdefg"), Some(3));
-        for i in 0..40 {
-            let mut v = vec![b'x'; 40];
-            v[i] = b'"';
-            if i > 3 {
-                v[i - 2] = 0xE2;
-            }
-            assert_eq!(find_string_stop(&v), Some(i));
-        }
-    }
 }

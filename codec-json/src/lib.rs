@@ -102,6 +102,7 @@ mod decode;
 mod encode;
 mod lemire;
 mod number;
+mod scan;
 mod stream;
 
 pub use decode::JsonDecoder;

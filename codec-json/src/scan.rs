@@ -1,0 +1,314 @@
+//! The two byte scans the JSON parser spends most of its time in: the end
+//! of a run of plain string content, and the end of a run of whitespace.
+//!
+//! On x86_64 they take 16 bytes per step with SSE2, which every x86_64 CPU
+//! has (the module is compiled only when the target enables it, so no
+//! run-time detection is needed); elsewhere, eight bytes per step in a
+//! `u64` (SWAR). Both are exact: the index returned is that of the first
+//! byte that matches, as a byte-by-byte loop would find it (the tests below
+//! check all three against each other).
+
+/// Whitespace RFC 8259 allows between tokens.
+#[inline(always)]
+pub(crate) fn is_ws(b: u8) -> bool {
+    matches!(b, b' ' | b'\n' | b'\r' | b'\t')
+}
+
+/// Bytes that end a run of plain string content: `"`, `\` and controls.
+static STRING_STOP: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut i = 0;
+    while i < 0x20 {
+        t[i] = true;
+        i += 1;
+    }
+    t[b'"' as usize] = true;
+    t[b'\\' as usize] = true;
+    t
+};
+
+/// Whether `b` ends a run of plain string content.
+#[inline(always)]
+pub(crate) fn is_string_stop(b: u8) -> bool {
+    STRING_STOP[b as usize]
+}
+
+/// Index of the first `"`, `\` or control byte (below 0x20) in `buf`.
+#[inline(always)]
+pub(crate) fn find_string_stop(buf: &[u8]) -> Option<usize> {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    return sse2::find_string_stop(buf);
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    return swar::find_string_stop(buf);
+}
+
+/// Index of the first byte of `buf` that is not JSON whitespace.
+#[inline(always)]
+pub(crate) fn find_non_ws(buf: &[u8]) -> Option<usize> {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    return sse2::find_non_ws(buf);
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    return swar::find_non_ws(buf);
+}
+
+/// Eight bytes per step in a `u64`: the portable scans (and the tail of
+/// the SSE2 ones when fewer than 16 bytes are left).
+#[cfg_attr(all(target_arch = "x86_64", target_feature = "sse2"), allow(dead_code))]
+mod swar {
+    use super::{is_string_stop, is_ws};
+
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+
+    /// High bit of each byte of `x` set where that byte is zero (exact: no
+    /// false positives, unlike the shorter `(x - ONES) & !x` test).
+    #[inline(always)]
+    fn zero_bytes(x: u64) -> u64 {
+        const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+        !(((x & LOW7).wrapping_add(LOW7)) | x | LOW7)
+    }
+
+    #[inline(always)]
+    pub(super) fn find_string_stop(buf: &[u8]) -> Option<usize> {
+        let (words, _) = buf.as_chunks::<8>();
+        for (k, w) in words.iter().enumerate() {
+            let x = u64::from_le_bytes(*w);
+            let q = x ^ (ONES * b'"' as u64);
+            let s = x ^ (ONES * b'\\' as u64);
+            let m = (q.wrapping_sub(ONES) & !q)
+                | (s.wrapping_sub(ONES) & !s)
+                | (x.wrapping_sub(ONES * 0x20) & !x);
+            let m = m & HIGHS;
+            if m != 0 {
+                // The lowest flagged byte is exact (false positives only sit above a true one).
+                return Some(k * 8 + (m.trailing_zeros() / 8) as usize);
+            }
+        }
+        let done = words.len() * 8;
+        buf[done..]
+            .iter()
+            .position(|&b| is_string_stop(b))
+            .map(|p| done + p)
+    }
+
+    #[inline(always)]
+    pub(super) fn find_non_ws(buf: &[u8]) -> Option<usize> {
+        let (words, _) = buf.as_chunks::<8>();
+        for (k, w) in words.iter().enumerate() {
+            let x = u64::from_le_bytes(*w);
+            let ws = zero_bytes(x ^ (ONES * b' ' as u64))
+                | zero_bytes(x ^ (ONES * b'\n' as u64))
+                | zero_bytes(x ^ (ONES * b'\r' as u64))
+                | zero_bytes(x ^ (ONES * b'\t' as u64));
+            let other = !ws & HIGHS;
+            if other != 0 {
+                return Some(k * 8 + (other.trailing_zeros() / 8) as usize);
+            }
+        }
+        let done = words.len() * 8;
+        buf[done..]
+            .iter()
+            .position(|&b| !is_ws(b))
+            .map(|p| done + p)
+    }
+}
+
+/// Sixteen bytes per step with SSE2 (part of the x86_64 baseline).
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[allow(unsafe_code)]
+mod sse2 {
+    use std::arch::x86_64::{
+        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_max_epu8, _mm_movemask_epi8, _mm_or_si128,
+        _mm_set1_epi8,
+    };
+
+    /// The 16 bytes of `c` in a vector register.
+    #[inline(always)]
+    fn load(c: &[u8; 16]) -> __m128i {
+        // SAFETY: SSE2 is enabled for this target (the module's `cfg`), and
+        // `c` is 16 readable bytes; `loadu` has no alignment requirement.
+        unsafe { _mm_loadu_si128(c.as_ptr().cast()) }
+    }
+
+    /// Bit `i` set where byte `i` of `c` is `"`, `\` or below 0x20.
+    #[inline(always)]
+    fn string_stops(c: &[u8; 16]) -> u32 {
+        let x = load(c);
+        // SAFETY: SSE2 is enabled for this target (the module's `cfg`); the
+        // intrinsics only compute on registers.
+        unsafe {
+            let quote = _mm_cmpeq_epi8(x, _mm_set1_epi8(b'"' as i8));
+            let backslash = _mm_cmpeq_epi8(x, _mm_set1_epi8(b'\\' as i8));
+            // Unsigned x <= 0x1f exactly when max(x, 0x1f) == 0x1f.
+            let limit = _mm_set1_epi8(0x1f);
+            let control = _mm_cmpeq_epi8(_mm_max_epu8(x, limit), limit);
+            _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(quote, backslash), control)) as u32
+        }
+    }
+
+    /// Bit `i` set where byte `i` of `c` is not JSON whitespace.
+    #[inline(always)]
+    fn non_ws(c: &[u8; 16]) -> u32 {
+        let x = load(c);
+        // SAFETY: as in `string_stops`.
+        let ws = unsafe {
+            let sp = _mm_cmpeq_epi8(x, _mm_set1_epi8(b' ' as i8));
+            let nl = _mm_cmpeq_epi8(x, _mm_set1_epi8(b'\n' as i8));
+            let cr = _mm_cmpeq_epi8(x, _mm_set1_epi8(b'\r' as i8));
+            let tab = _mm_cmpeq_epi8(x, _mm_set1_epi8(b'\t' as i8));
+            _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(sp, nl), _mm_or_si128(cr, tab))) as u32
+        };
+        !ws & 0xffff
+    }
+
+    /// The first set bit of `mask(chunk)` over `buf`, 16 bytes at a time; a
+    /// last partial chunk is read as the final 16 bytes of `buf` (overlapping
+    /// bytes already seen, whose bits are dropped), or by the SWAR code when
+    /// `buf` is shorter than 16.
+    #[inline(always)]
+    fn find(
+        buf: &[u8],
+        mask: impl Fn(&[u8; 16]) -> u32,
+        short: impl Fn(&[u8]) -> Option<usize>,
+    ) -> Option<usize> {
+        let (chunks, rest) = buf.as_chunks::<16>();
+        for (k, c) in chunks.iter().enumerate() {
+            let m = mask(c);
+            if m != 0 {
+                return Some(k * 16 + m.trailing_zeros() as usize);
+            }
+        }
+        if rest.is_empty() {
+            return None;
+        }
+        let Some(last) = buf.last_chunk::<16>() else {
+            return short(buf);
+        };
+        // Bytes before `buf.len() - rest.len()` were checked above.
+        let m = mask(last) >> (16 - rest.len());
+        (m != 0).then(|| buf.len() - rest.len() + m.trailing_zeros() as usize)
+    }
+
+    #[inline(always)]
+    pub(super) fn find_string_stop(buf: &[u8]) -> Option<usize> {
+        find(buf, string_stops, super::swar::find_string_stop)
+    }
+
+    #[inline(always)]
+    pub(super) fn find_non_ws(buf: &[u8]) -> Option<usize> {
+        find(buf, non_ws, super::swar::find_non_ws)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Byte-by-byte references.
+    fn stop_ref(buf: &[u8]) -> Option<usize> {
+        buf.iter().position(|&b| is_string_stop(b))
+    }
+
+    fn non_ws_ref(buf: &[u8]) -> Option<usize> {
+        buf.iter().position(|&b| !is_ws(b))
+    }
+
+    /// Every implementation compiled for this target, against the reference.
+    fn check(buf: &[u8]) {
+        let stop = stop_ref(buf);
+        let non_ws = non_ws_ref(buf);
+        assert_eq!(swar::find_string_stop(buf), stop, "swar stop {buf:?}");
+        assert_eq!(swar::find_non_ws(buf), non_ws, "swar ws {buf:?}");
+        #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+        {
+            assert_eq!(sse2::find_string_stop(buf), stop, "sse2 stop {buf:?}");
+            assert_eq!(sse2::find_non_ws(buf), non_ws, "sse2 ws {buf:?}");
+        }
+        assert_eq!(find_string_stop(buf), stop);
+        assert_eq!(find_non_ws(buf), non_ws);
+    }
+
+    #[test]
+    fn whitespace_finder() {
+        assert_eq!(find_non_ws(b""), None);
+        assert_eq!(find_non_ws(b" \n\r\t"), None);
+        assert_eq!(find_non_ws(b"          \n\r\t      "), None);
+        for len in 0..70 {
+            let ws: Vec<u8> = (0..len).map(|k| b" \n\r\t"[k % 4]).collect();
+            check(&ws);
+            for i in 0..len {
+                // Bytes next to the whitespace values and with their high bit flipped.
+                for c in [
+                    b'"', b'{', b'x', 0x00, 0x08, 0x0b, 0x0c, 0x0e, 0x1f, 0x21, 0xa0, 0x89, 0x8a,
+                    0x8d, 0xff, b'!',
+                ] {
+                    let mut v = ws.clone();
+                    v[i] = c;
+                    if i + 3 < v.len() {
+                        v[i + 3] = b'q';
+                    }
+                    check(&v);
+                    assert_eq!(find_non_ws(&v), Some(i), "{i} {c:#x}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn string_stop_finder() {
+        assert_eq!(find_string_stop(b"abc"), None);
+        assert_eq!(find_string_stop(b"abcdefghijk\"l"), Some(11));
+        assert_eq!(find_string_stop(b"abcdefgh\\"), Some(8));
+        assert_eq!(find_string_stop(b"\x01"), Some(0));
+        assert_eq!(find_string_stop("ééééé\"".as_bytes()), Some(10));
+        assert_eq!(find_string_stop(b"\x7f\x80\xff\"abcdefg"), Some(3));
+        for len in 0..70 {
+            let plain = vec![b'x'; len];
+            check(&plain);
+            for i in 0..len {
+                // Every byte value at every position, after plain text
+                // (with a multi-byte character before it when there is room).
+                for c in 0..=255u8 {
+                    let mut v = plain.clone();
+                    v[i] = c;
+                    if i > 3 {
+                        v[i - 2] = 0xE2;
+                    }
+                    check(&v);
+                }
+            }
+        }
+    }
+
+    /// Random bytes drawn mostly from the values that matter to either scan.
+    #[test]
+    fn scans_agree_on_random_input() {
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        const PICK: &[u8] = b" \n\r\t\"\\\x00\x1f\x20\x7f\x80\xffab";
+        for _ in 0..20_000 {
+            let len = (next() % 80) as usize;
+            let dense = next() % 4 == 0;
+            let v: Vec<u8> = (0..len)
+                .map(|_| {
+                    let r = next();
+                    if dense || r % 8 == 0 {
+                        PICK[(r >> 8) as usize % PICK.len()]
+                    } else {
+                        b" x"[(r >> 8) as usize % 2]
+                    }
+                })
+                .collect();
+            check(&v);
+            // Every suffix too: the scans start anywhere in a buffer.
+            for s in 1..v.len().min(20) {
+                check(&v[s..]);
+            }
+        }
+    }
+}
