@@ -257,7 +257,7 @@ pub fn duplicate_field(name: &'static str, offset: u64) -> Error {
 /// key is held to the same rule as any other text string.
 #[inline]
 pub fn key_text(key: &[u8], offset: u64) -> Result<&str> {
-    std::str::from_utf8(key).map_err(|_| Error::new(ErrorKind::InvalidUtf8).at(offset))
+    crate::str_from_utf8(key).map_err(|e| e.at(offset))
 }
 
 /// `UnknownField(key)` at the decoder's offset.

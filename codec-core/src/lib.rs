@@ -55,6 +55,7 @@ mod impls;
 mod options;
 mod raw;
 mod read;
+mod text;
 mod time;
 mod value;
 
@@ -68,6 +69,7 @@ pub use handle::{Handle, encode_into, from_reader, from_slice, to_vec, to_writer
 pub use options::{DecodeOptions, EncodeOptions, Options, ValueMaps};
 pub use raw::{Raw, RawRef};
 pub use read::{IoReader, Read, Reference, SliceReader, be_uint};
+pub use text::str_from_utf8;
 pub use time::{Civil, Time};
 pub use value::Value;
 pub use write::{IoWriter, Write};

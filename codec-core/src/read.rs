@@ -33,14 +33,10 @@ impl<'de, 's> Reference<'de, 's, [u8]> {
     /// Checks that the bytes are UTF-8 and returns them as text.
     #[inline]
     pub fn into_str(self) -> Result<Reference<'de, 's, str>> {
-        match self {
-            Reference::Borrowed(b) => std::str::from_utf8(b)
-                .map(Reference::Borrowed)
-                .map_err(|_| Error::new(crate::ErrorKind::InvalidUtf8)),
-            Reference::Copied(b) => std::str::from_utf8(b)
-                .map(Reference::Copied)
-                .map_err(|_| Error::new(crate::ErrorKind::InvalidUtf8)),
-        }
+        Ok(match self {
+            Reference::Borrowed(b) => Reference::Borrowed(crate::str_from_utf8(b)?),
+            Reference::Copied(b) => Reference::Copied(crate::str_from_utf8(b)?),
+        })
     }
 }
 

@@ -202,11 +202,6 @@ fn read_escape<'de, R: Read<'de>>(r: &mut R, out: &mut Vec<u8>) -> Result<()> {
     Ok(())
 }
 
-#[inline]
-fn utf8_err(_: std::str::Utf8Error) -> Error {
-    Error::new(ErrorKind::InvalidUtf8)
-}
-
 /// Reads the rest of a string (the opening quote consumed), borrowing from
 /// the input when it has no escape and the reader allows it.
 #[inline]
@@ -254,14 +249,6 @@ fn read_string_slow<'de, R: Read<'de>>(r: &mut R, scratch: &mut Vec<u8>) -> Resu
             }
         }
     }
-}
-
-#[inline]
-fn bytes_to_str<'de, 's>(b: Reference<'de, 's, [u8]>) -> Result<Reference<'de, 's, str>> {
-    Ok(match b {
-        Reference::Borrowed(b) => Reference::Borrowed(std::str::from_utf8(b).map_err(utf8_err)?),
-        Reference::Copied(b) => Reference::Copied(std::str::from_utf8(b).map_err(utf8_err)?),
-    })
 }
 
 impl JsonDecoder {
@@ -380,7 +367,7 @@ impl JsonDecoder {
         let res = read_string_body(r, &mut text).map(|s| s.to_vec());
         self.aux = text;
         let bytes = res?;
-        std::str::from_utf8(&bytes).map_err(utf8_err)?;
+        codec_core::str_from_utf8(&bytes)?;
         let pending = match &bytes[..] {
             b"true" => Pending::Bool(true),
             b"false" => Pending::Bool(false),
@@ -449,7 +436,7 @@ impl JsonDecoder {
                 b'"' => {
                     r.consume(1);
                     let s = read_string_body(r, scratch)?;
-                    bytes_to_str(s)?;
+                    s.into_str()?;
                 }
                 b't' => expect_literal(r, b"true")?,
                 b'f' => expect_literal(r, b"false")?,
@@ -491,7 +478,7 @@ fn skip_key<'de, R: Read<'de>>(r: &mut R, scratch: &mut Vec<u8>) -> Result<()> {
     }
     r.consume(1);
     let s = read_string_body(r, scratch)?;
-    bytes_to_str(s)?;
+    s.into_str()?;
     let b = next_token(r)?;
     if b != b':' {
         return Err(unexpected(b, "':'"));
@@ -562,7 +549,7 @@ impl DecodeFormat for JsonDecoder {
             b'"' => {
                 r.consume(1);
                 let s = read_string_body(r, scratch)
-                    .and_then(bytes_to_str)
+                    .and_then(Reference::into_str)
                     .map_err(|e| e.at(before))?;
                 Value::Str(s.to_owned())
             }
@@ -731,7 +718,7 @@ impl DecodeFormat for JsonDecoder {
                 Pending::Str => {
                     scratch.clear();
                     scratch.extend_from_slice(&self.aux);
-                    bytes_to_str(Reference::Copied(&scratch[..]))
+                    Reference::Copied(&scratch[..]).into_str()
                 }
                 other => Err(pending_mismatch(&other, &self.aux, "text string")),
             };
@@ -741,7 +728,7 @@ impl DecodeFormat for JsonDecoder {
             return Err(mismatch(r, b, "text string"));
         }
         r.consume(1);
-        bytes_to_str(read_string_body(r, scratch)?)
+        read_string_body(r, scratch)?.into_str()
     }
 
     /// The raw (unescaped) bytes of a string, without the UTF-8 check:
