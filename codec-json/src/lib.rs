@@ -88,7 +88,8 @@
 //!   String content and whitespace are scanned 16 bytes per step with SSE2
 //!   on x86_64 (part of its baseline: no run-time detection, no
 //!   `target-cpu` flag) and 8 bytes per step in a `u64` elsewhere; text is
-//!   checked for UTF-8 after an ASCII test ([`codec_core::str_from_utf8`]).
+//!   checked for UTF-8 by [`codec_core::str_from_utf8`] (an ASCII test, then
+//!   a table-driven automaton).
 //! - `null` decodes into a `Time` as Go's zero time (0001-01-01T00:00:00Z),
 //!   and into `f32`/`f64` as `0.0` (ugorji reads null as the zero value; it
 //!   writes NaN and infinities as null). Other targets need `Option` for null.
