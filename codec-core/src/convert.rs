@@ -368,10 +368,7 @@ impl DecodeFormat for ValueWalker<'_> {
             Value::Bytes(b) => scratch.extend_from_slice(b),
             other => return Err(value_mismatch(other, "text string")),
         }
-        match std::str::from_utf8(scratch) {
-            Ok(s) => Ok(Reference::Copied(s)),
-            Err(_) => Err(Error::new(crate::ErrorKind::InvalidUtf8)),
-        }
+        crate::str_from_utf8(scratch).map(Reference::Copied)
     }
     fn read_bytes<'de, 's, R: Read<'de>>(
         &mut self,
