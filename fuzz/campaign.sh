@@ -14,7 +14,14 @@ targets=${*:-"msgpack cbor binc simple json json_whitespace"}
 export RUSTC_BOOTSTRAP=1
 cargo fuzz build -O
 mkdir -p logs
-[ -d corpus/msgpack ] || cargo run -q --manifest-path ../Cargo.toml -p codec-fuzz-targets --bin seed-corpus -- corpus
+# Seed every target's corpus when one asked for has none yet (seed files are
+# only added or rewritten, never removed).
+for t in $targets; do
+    if [ ! -d "corpus/$t" ]; then
+        cargo run -q --manifest-path ../Cargo.toml -p codec-fuzz-targets --bin seed-corpus -- corpus
+        break
+    fi
+done
 run() {
     cargo fuzz run -O "$1" "corpus/$1" -- \
         -max_total_time="$secs" -timeout=1 -malloc_limit_mb=64 -rss_limit_mb=2048 \
