@@ -299,6 +299,20 @@ impl<W: Write, F: EncodeFormat> Encoder<W, F> {
         self.f.write_map_end(&mut self.w, len)
     }
 
+    /// Writes an array of `f64`s (what `Vec<f64>`, `[f64; N]` and `&[f64]`
+    /// encode as): the same bytes as [`Encoder::encode_array_items`], in one
+    /// call to the format driver.
+    #[inline]
+    pub fn encode_f64_array(&mut self, items: &[f64]) -> Result<()> {
+        self.f.write_f64_array(&mut self.w, items)
+    }
+
+    /// Writes an array of `f32`s, as [`Encoder::encode_f64_array`] does `f64`s.
+    #[inline]
+    pub fn encode_f32_array(&mut self, items: &[f32]) -> Result<()> {
+        self.f.write_f32_array(&mut self.w, items)
+    }
+
     /// Writes an array of `items`, each with its own [`Encode`].
     #[inline]
     pub fn encode_array_items<T: Encode>(&mut self, items: &[T]) -> Result<()> {

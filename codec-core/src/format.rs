@@ -247,6 +247,34 @@ pub trait EncodeFormat: Sized {
         let _ = (w, len);
         Ok(())
     }
+    /// Writes an array of `f64`s (a `Vec<f64>`, `[f64; N]` or `&[f64]`):
+    /// the same bytes as [`write_array_start`](Self::write_array_start),
+    /// [`write_array_elem`](Self::write_array_elem) and
+    /// [`write_f64`](Self::write_f64) per item, and
+    /// [`write_array_end`](Self::write_array_end), which the default calls;
+    /// a format can write them in one loop (JSON: no per-item state checks).
+    #[inline]
+    fn write_f64_array<W: Write>(&mut self, w: &mut W, items: &[f64]) -> Result<()> {
+        self.write_array_start(w, items.len())?;
+        for (i, &v) in items.iter().enumerate() {
+            self.write_array_elem(w, i)?;
+            self.write_f64(w, v)?;
+        }
+        self.write_array_end(w, items.len())
+    }
+
+    /// Writes an array of `f32`s, as [`write_f64_array`](Self::write_f64_array)
+    /// does `f64`s.
+    #[inline]
+    fn write_f32_array<W: Write>(&mut self, w: &mut W, items: &[f32]) -> Result<()> {
+        self.write_array_start(w, items.len())?;
+        for (i, &v) in items.iter().enumerate() {
+            self.write_array_elem(w, i)?;
+            self.write_f32(w, v)?;
+        }
+        self.write_array_end(w, items.len())
+    }
+
     /// Starts a map of `len` entries.
     fn write_map_start<W: Write>(&mut self, w: &mut W, len: usize) -> Result<()>;
     /// Called before the key of entry `index`.

@@ -145,15 +145,54 @@ impl JsonEncoder {
     /// into the output in the common fixed-notation case, re-laid out otherwise.
     #[inline(always)]
     fn write_float<W: Write>(&mut self, w: &mut W, s: &str, abs: f64, limit: f64) -> Result<()> {
-        if !self.key
-            && let Some(n) = fixed_as_is(s.as_bytes(), abs, limit)
-        {
-            w.write_short(&s.as_bytes()[..n])?;
+        if !self.key {
+            float_text(w, s, abs, limit)?;
             return self.end_value(w);
         }
         let mut out = [0u8; 48];
         let n = format_float(s, abs, limit, &mut out);
         self.write_number(w, &out[..n], false)
+    }
+
+    /// An array through the general calls, item by item (with indentation).
+    fn write_each<W: Write, T: Copy>(
+        &mut self,
+        w: &mut W,
+        items: &[T],
+        write: fn(&mut Self, &mut W, T) -> Result<()>,
+    ) -> Result<()> {
+        self.write_array_start(w, items.len())?;
+        for (i, &v) in items.iter().enumerate() {
+            self.write_array_elem(w, i)?;
+            write(self, w, v)?;
+        }
+        self.write_array_end(w, items.len())
+    }
+
+    /// An array of floats in one loop: `[`, the items as `write_f64` (or
+    /// `write_f32`) writes them inside an array, `,` between, `]`. Without
+    /// indentation only; as a map key it is the error `write_array_start` gives.
+    #[inline(always)]
+    fn write_float_array<W: Write, T: Copy>(
+        &mut self,
+        w: &mut W,
+        items: &[T],
+        item: fn(&mut W, T) -> Result<()>,
+    ) -> Result<()> {
+        if self.key {
+            return Err(Self::bad_key("an array"));
+        }
+        w.reserve(items.len() * 24 + 2);
+        w.write_byte(b'[')?;
+        if let Some((&first, rest)) = items.split_first() {
+            item(w, first)?;
+            for &v in rest {
+                w.write_byte(b',')?;
+                item(w, v)?;
+            }
+        }
+        w.write_byte(b']')?;
+        self.end_value(w)
     }
 
     /// NaN and infinities are written as null (ugorji; encoding/json errors).
@@ -164,6 +203,39 @@ impl JsonEncoder {
         }
         self.write_nil(w)
     }
+}
+
+/// An `f64` array item: its text, or `null` when not finite.
+#[inline(always)]
+fn f64_item<W: Write>(w: &mut W, v: f64) -> Result<()> {
+    if !v.is_finite() {
+        return w.write_all(b"null");
+    }
+    let mut b = zmij::Buffer::new();
+    float_text(w, b.format_finite(v), v.abs(), F64_INT_LIMIT)
+}
+
+/// An `f32` array item, as [`f64_item`].
+#[inline(always)]
+fn f32_item<W: Write>(w: &mut W, v: f32) -> Result<()> {
+    if !v.is_finite() {
+        return w.write_all(b"null");
+    }
+    let mut b = zmij::Buffer::new();
+    float_text(w, b.format_finite(v), (v as f64).abs(), F32_INT_LIMIT)
+}
+
+/// Writes a finite float, not in key position, given its shortest
+/// round-trip text: straight into the output in the common fixed-notation
+/// case, re-laid out as ugorji writes it otherwise.
+#[inline(always)]
+fn float_text<W: Write>(w: &mut W, s: &str, abs: f64, limit: f64) -> Result<()> {
+    if let Some(n) = fixed_as_is(s.as_bytes(), abs, limit) {
+        return w.write_short(&s.as_bytes()[..n]);
+    }
+    let mut out = [0u8; 48];
+    let n = format_float(s, abs, limit, &mut out);
+    w.write_short(&out[..n])
 }
 
 const ONES: u64 = 0x0101_0101_0101_0101;
@@ -347,6 +419,23 @@ impl EncodeFormat for JsonEncoder {
         self.write_float(w, b.format_finite(v), v.abs(), F64_INT_LIMIT)
     }
 
+    /// `[`, the items, `,` between them, `]`: the bytes of the general path
+    /// without its per-item checks (separator, indentation, key, trailer).
+    fn write_f64_array<W: Write>(&mut self, w: &mut W, items: &[f64]) -> Result<()> {
+        if self.indent != 0 {
+            return self.write_each(w, items, Self::write_f64);
+        }
+        self.write_float_array(w, items, f64_item)
+    }
+
+    /// As `write_f64_array`.
+    fn write_f32_array<W: Write>(&mut self, w: &mut W, items: &[f32]) -> Result<()> {
+        if self.indent != 0 {
+            return self.write_each(w, items, Self::write_f32);
+        }
+        self.write_float_array(w, items, f32_item)
+    }
+
     #[inline]
     fn write_str<W: Write>(&mut self, w: &mut W, v: &str) -> Result<()> {
         self.key = false;
@@ -526,6 +615,20 @@ impl EncodeFormat for JsonEncoder {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn float_arrays_are_not_map_keys() {
+        for indent in [0, 2] {
+            let mut e = JsonEncoder::new(&crate::JsonHandle::new().indent(indent));
+            let mut out = Vec::new();
+            e.write_map_start(&mut out, 1).unwrap();
+            e.write_map_key(&mut out, 0).unwrap();
+            let err = e.write_f64_array(&mut out, &[1.0]).unwrap_err();
+            assert!(err.to_string().contains("not an array"), "{err}");
+            e.write_map_key(&mut out, 0).unwrap();
+            assert!(e.write_f32_array(&mut out, &[]).is_err());
+        }
+    }
 
     #[test]
     fn integers_are_written_as_itoa_writes_them() {

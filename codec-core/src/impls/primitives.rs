@@ -250,6 +250,14 @@ impl Encode for f32 {
     fn encode<W: Write, F: EncodeFormat>(&self, e: &mut Encoder<W, F>) -> Result<()> {
         e.encode_f32(*self)
     }
+    /// An array of floats is written in one driver call.
+    #[inline]
+    fn encode_slice<W: Write, F: EncodeFormat>(
+        items: &[Self],
+        e: &mut Encoder<W, F>,
+    ) -> Result<()> {
+        e.encode_f32_array(items)
+    }
     /// Only `+0.0` is empty (as in Go, where emptiness is all-zero memory).
     #[inline]
     fn is_empty_value(&self) -> bool {
@@ -280,6 +288,14 @@ impl Encode for f64 {
     #[inline]
     fn encode<W: Write, F: EncodeFormat>(&self, e: &mut Encoder<W, F>) -> Result<()> {
         e.encode_f64(*self)
+    }
+    /// An array of floats is written in one driver call.
+    #[inline]
+    fn encode_slice<W: Write, F: EncodeFormat>(
+        items: &[Self],
+        e: &mut Encoder<W, F>,
+    ) -> Result<()> {
+        e.encode_f64_array(items)
     }
     /// Only `+0.0` is empty (as in Go, where emptiness is all-zero memory).
     #[inline]
