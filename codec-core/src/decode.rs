@@ -702,6 +702,42 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
         Ok(out)
     }
 
+    /// Reads `[f64; N]`: in one step when the format driver takes the array
+    /// whole ([`DecodeFormat::read_f64_array`]), else item by item
+    /// ([`Decoder::decode_array_filled`]). The one-step path is tried only
+    /// where the item-by-item one would not fail on the depth or length
+    /// limits, so both give the same result.
+    #[inline]
+    pub fn decode_f64_array<const N: usize>(&mut self) -> Result<[f64; N]> {
+        let mut out = [0.0; N];
+        if self.depth < self.opts.max_depth
+            && N <= self.opts.max_len
+            && self
+                .f
+                .read_f64_array(&mut self.r, &mut out)
+                .map_err(|e| self.fail(e))?
+        {
+            return Ok(out);
+        }
+        self.decode_array_filled(out)
+    }
+
+    /// Reads `[f32; N]`, as [`Decoder::decode_f64_array`] does `[f64; N]`.
+    #[inline]
+    pub fn decode_f32_array<const N: usize>(&mut self) -> Result<[f32; N]> {
+        let mut out = [0.0; N];
+        if self.depth < self.opts.max_depth
+            && N <= self.opts.max_len
+            && self
+                .f
+                .read_f32_array(&mut self.r, &mut out)
+                .map_err(|e| self.fail(e))?
+        {
+            return Ok(out);
+        }
+        self.decode_array_filled(out)
+    }
+
     /// Ends a fixed-size array after its `n` items: extra items are skipped,
     /// or an error with `error_on_array_overflow`.
     #[inline]

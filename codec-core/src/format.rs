@@ -384,6 +384,28 @@ pub trait DecodeFormat: Sized {
         Ok(None)
     }
 
+    /// Reads an array of exactly `out.len()` floats into `out` in one step
+    /// when the input holds one in the format's plain layout, and returns
+    /// `true`. Otherwise (another layout or length, a number it does not
+    /// take in one step, the array not all in the reader's buffer, bad
+    /// input) it returns `false` having consumed nothing but whitespace,
+    /// and the shared driver reads the array item by item, which gives the
+    /// value or the error (and overwrites `out`, which may hold anything
+    /// then). What it stores must be what that path would give, and it must
+    /// leave the driver's state as that path would. The default takes nothing.
+    #[inline]
+    fn read_f64_array<'de, R: Read<'de>>(&mut self, r: &mut R, out: &mut [f64]) -> Result<bool> {
+        let _ = (r, out);
+        Ok(false)
+    }
+
+    /// As [`read_f64_array`](Self::read_f64_array), for `f32`s.
+    #[inline]
+    fn read_f32_array<'de, R: Read<'de>>(&mut self, r: &mut R, out: &mut [f32]) -> Result<bool> {
+        let _ = (r, out);
+        Ok(false)
+    }
+
     /// Consumes a nil and returns true if the next item is nil; else consumes nothing.
     fn try_nil<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<bool>;
 

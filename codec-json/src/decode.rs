@@ -128,6 +128,19 @@ fn skip_ws<'de, R: Read<'de>>(r: &mut R) -> Result<Option<u8>> {
     }
 }
 
+/// The index of the first byte at or after `i` in `buf` that is not
+/// whitespace (`buf.len()` if none).
+#[inline(always)]
+fn skip_ws_in(buf: &[u8], i: usize) -> usize {
+    match buf.get(i) {
+        Some(&b) if !is_ws(b) => i,
+        _ => buf
+            .get(i..)
+            .and_then(find_non_ws)
+            .map_or(buf.len(), |k| i + k),
+    }
+}
+
 /// Like [`peek_token`], but the end of input is an error.
 #[inline(always)]
 fn next_token<'de, R: Read<'de>>(r: &mut R) -> Result<u8> {
@@ -590,6 +603,40 @@ impl DecodeFormat for JsonDecoder {
             }
             _ => return Ok(None),
         }))
+    }
+
+    /// `[`, the numbers with `,` between them and `]`, whitespace allowed
+    /// between tokens, all in the reader's buffer, each number one that
+    /// `read_f64` takes in its short path (most): the same values.
+    #[inline]
+    fn read_f64_array<'de, R: Read<'de>>(&mut self, r: &mut R, out: &mut [f64]) -> Result<bool> {
+        if self.pending.is_some() || peek_token(r)? != Some(b'[') {
+            return Ok(false);
+        }
+        let buf = r.fill_buf()?;
+        let mut i = 1;
+        for (k, slot) in out.iter_mut().enumerate() {
+            i = skip_ws_in(buf, i);
+            if k > 0 {
+                if buf.get(i) != Some(&b',') {
+                    return Ok(false);
+                }
+                i = skip_ws_in(buf, i + 1);
+            }
+            match buf.get(i..).and_then(number::short_f64) {
+                Some(Ok((v, len))) => {
+                    *slot = v;
+                    i += len;
+                }
+                _ => return Ok(false),
+            }
+        }
+        i = skip_ws_in(buf, i);
+        if buf.get(i) != Some(&b']') {
+            return Ok(false);
+        }
+        r.consume(i + 1);
+        Ok(true)
     }
 
     #[inline]

@@ -275,6 +275,45 @@ impl MsgpackDecoder {
     }
 }
 
+/// Reads a fixarray of `out.len()` items, each `tag` and its big-endian
+/// bits, from the start of `buf` into `out`; the bytes it took, or `None`
+/// (another layout, or not all in `buf`; `out` may be partly written).
+#[inline(always)]
+fn float_array<T, const N: usize>(
+    buf: &[u8],
+    out: &mut [T],
+    tag: u8,
+    from_be: fn([u8; N]) -> T,
+) -> Option<usize> {
+    let len = 1 + (N + 1) * out.len();
+    if out.len() > 15 || *buf.first()? != FIXARRAY | out.len() as u8 {
+        return None;
+    }
+    let items = buf.get(1..len)?;
+    for (slot, item) in out.iter_mut().zip(items.chunks_exact(N + 1)) {
+        let (&t, bits) = item.split_first()?;
+        if t != tag {
+            return None;
+        }
+        *slot = from_be(bits.try_into().ok()?);
+    }
+    Some(len)
+}
+
+impl MsgpackDecoder {
+    /// Consumes an array [`float_array`] read, with `array_begin`'s effect
+    /// on the decoder's state.
+    #[inline(always)]
+    fn take_array<'de, R: Read<'de>>(&mut self, r: &mut R, taken: Option<usize>) -> Result<bool> {
+        let Some(n) = taken else {
+            return Ok(false);
+        };
+        self.key_next = false;
+        r.consume(n);
+        Ok(true)
+    }
+}
+
 impl DecodeFormat for MsgpackDecoder {
     const NAME: &'static str = "msgpack";
 
@@ -378,6 +417,20 @@ impl DecodeFormat for MsgpackDecoder {
             Num::U(v) => v as f64,
             Num::F(f) => f,
         })
+    }
+
+    /// A fixarray of float64s (`cb`), as written, all buffered.
+    #[inline]
+    fn read_f64_array<'de, R: Read<'de>>(&mut self, r: &mut R, out: &mut [f64]) -> Result<bool> {
+        let taken = float_array(r.fill_buf()?, out, FLOAT64, f64::from_be_bytes);
+        self.take_array(r, taken)
+    }
+
+    /// A fixarray of float32s (`ca`), as written, all buffered.
+    #[inline]
+    fn read_f32_array<'de, R: Read<'de>>(&mut self, r: &mut R, out: &mut [f32]) -> Result<bool> {
+        let taken = float_array(r.fill_buf()?, out, FLOAT32, f32::from_be_bytes);
+        self.take_array(r, taken)
     }
 
     /// float32 exactly; a float64 that is finite and beyond the `f32` range is an error.

@@ -175,3 +175,248 @@ fn finite_float_arrays_round_trip_exactly() {
         assert_eq!(bits(&back), bits(&shape), "{h:?}");
     }
 }
+
+/// Hands out one byte per `read`, so that no array is ever whole in the
+/// reader's buffer.
+struct ByteByByte<'a>(&'a [u8]);
+
+impl std::io::Read for ByteByByte<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        match (self.0.split_first(), buf.first_mut()) {
+            (Some((&b, rest)), Some(slot)) => {
+                *slot = b;
+                self.0 = rest;
+                Ok(1)
+            }
+            _ => Ok(0),
+        }
+    }
+}
+
+/// A float decoded as `f64` is, whose arrays are read item by item
+/// (`decode_array_filled`, the path `[f64; N]` took before the one-step
+/// hook): the reference.
+#[derive(Clone, Copy, Debug)]
+struct General<T>(T);
+
+macro_rules! general {
+    ($t:ty) => {
+        impl<'de> codec::Decode<'de> for General<$t> {
+            fn decode<R: codec::Read<'de>, F: codec::DecodeFormat>(
+                d: &mut codec::Decoder<'de, R, F>,
+            ) -> codec::Result<Self> {
+                <$t>::decode(d).map(General)
+            }
+            fn decode_array<R: codec::Read<'de>, F: codec::DecodeFormat, const N: usize>(
+                d: &mut codec::Decoder<'de, R, F>,
+            ) -> codec::Result<[Self; N]> {
+                d.decode_array_filled([General(0.0); N])
+            }
+        }
+    };
+}
+general!(f64);
+general!(f32);
+
+trait Bits {
+    fn bits(&self) -> Vec<u64>;
+}
+impl<const N: usize> Bits for [f64; N] {
+    fn bits(&self) -> Vec<u64> {
+        self.iter().map(|x| x.to_bits()).collect()
+    }
+}
+impl<const N: usize> Bits for [f32; N] {
+    fn bits(&self) -> Vec<u64> {
+        self.iter().map(|x| u64::from(x.to_bits())).collect()
+    }
+}
+impl<const N: usize> Bits for [General<f64>; N] {
+    fn bits(&self) -> Vec<u64> {
+        self.iter().map(|x| x.0.to_bits()).collect()
+    }
+}
+impl<const N: usize> Bits for [General<f32>; N] {
+    fn bits(&self) -> Vec<u64> {
+        self.iter().map(|x| u64::from(x.0.to_bits())).collect()
+    }
+}
+impl<T: Bits> Bits for Vec<T> {
+    fn bits(&self) -> Vec<u64> {
+        self.iter().flat_map(Bits::bits).collect()
+    }
+}
+
+/// `T` (floats, read in one step where the driver can) and `G` (the same
+/// shape of [`General`] floats) give the same value bits, or the same
+/// error, from a slice and from a byte-by-byte reader.
+fn same_as_general<T, G>(h: &AnyHandle, input: &[u8])
+where
+    T: codec::DecodeOwned + Bits,
+    G: codec::DecodeOwned + Bits,
+{
+    let show = |r: &codec::Result<Vec<u64>>| match r {
+        Ok(b) => format!("{b:?}"),
+        Err(e) => e.to_string(),
+    };
+    let text = String::from_utf8_lossy(input);
+    let fast = h.from_slice::<T>(input).map(|v| v.bits());
+    let general = h.from_slice::<G>(input).map(|v| v.bits());
+    assert_eq!(show(&fast), show(&general), "{} slice {text:?}", h.name());
+    let fast = h.from_reader::<T, _>(ByteByByte(input)).map(|v| v.bits());
+    let general = h.from_reader::<G, _>(ByteByByte(input)).map(|v| v.bits());
+    assert_eq!(show(&fast), show(&general), "{} reader {text:?}", h.name());
+}
+
+fn all_shapes(h: &AnyHandle, input: &[u8]) {
+    same_as_general::<[f64; 2], [General<f64>; 2]>(h, input);
+    same_as_general::<[f64; 1], [General<f64>; 1]>(h, input);
+    same_as_general::<[f32; 2], [General<f32>; 2]>(h, input);
+    same_as_general::<[f32; 3], [General<f32>; 3]>(h, input);
+    same_as_general::<Vec<[f64; 2]>, Vec<[General<f64>; 2]>>(h, input);
+}
+
+#[test]
+fn fixed_float_arrays_decode_as_item_by_item() {
+    let xs = f64s();
+    let ys = f32s();
+    for h in handles() {
+        // Arrays of every handle's own encoding, and of other shapes and
+        // item types that the one-step path must leave to the general one.
+        let mut inputs = vec![
+            h.to_vec(&[xs[2], xs[3]]).unwrap(),
+            h.to_vec(&[xs[5]]).unwrap(),
+            h.to_vec(&[xs[2], xs[3], xs[4]]).unwrap(),
+            h.to_vec(&[ys[2], ys[3]]).unwrap(),
+            h.to_vec(&(1u8, -2i64)).unwrap(),
+            h.to_vec(&(1.5f64, "x")).unwrap(),
+            h.to_vec(&(f32::NAN, f64::INFINITY)).unwrap(),
+            h.to_vec(&Value::Nil).unwrap(),
+            h.to_vec(&vec![[0.5f64, 2.0]; 3]).unwrap(),
+            h.to_vec(&[[0.5f64, 2.0]]).unwrap(),
+        ];
+        for pair in xs.chunks_exact(2) {
+            inputs.push(h.to_vec(&[pair[0], pair[1]]).unwrap());
+        }
+        let truncated: Vec<Vec<u8>> = inputs
+            .iter()
+            .flat_map(|i| (0..i.len()).map(|n| i[..n].to_vec()))
+            .collect();
+        inputs.extend(truncated);
+        for input in &inputs {
+            all_shapes(&h, input);
+        }
+    }
+}
+
+#[test]
+fn fixed_float_arrays_keep_the_limits() {
+    // Depth: the inner arrays of `[[1,2]]` are one level too deep.
+    for mut h in handles() {
+        *h.options_mut() = h.options().clone().max_depth(1);
+        let input = AnyHandle::from_name(h.name())
+            .unwrap()
+            .to_vec(&vec![[1.0f64, 2.0]])
+            .unwrap();
+        let err = h.from_slice::<Vec<[f64; 2]>>(&input).unwrap_err();
+        assert!(err.to_string().contains("max_depth"), "{h:?}: {err}");
+        all_shapes(&h, &input);
+        // One level is allowed.
+        let pair = h.to_vec(&[1.0f64, 2.0]).unwrap();
+        assert_eq!(h.from_slice::<[f64; 2]>(&pair).unwrap(), [1.0, 2.0]);
+    }
+    // Length: three items are more than `max_len` 2 allows.
+    for mut h in handles() {
+        *h.options_mut() = h.options().clone().max_len(2);
+        let input = h.to_vec(&[1.0f64, 2.0, 3.0]).unwrap();
+        assert!(h.from_slice::<[f64; 3]>(&input).is_err(), "{h:?}");
+        same_as_general::<[f64; 3], [General<f64>; 3]>(&h, &input);
+        assert!(
+            h.from_slice::<[f64; 2]>(&h.to_vec(&[1.0f64, 2.0]).unwrap())
+                .is_ok()
+        );
+    }
+}
+
+#[test]
+fn json_float_arrays_with_whitespace_and_odd_numbers() {
+    let h: AnyHandle = JsonHandle::new().into();
+    let texts = [
+        "[1,2]",
+        " [ 1 , 2 ] ",
+        "[\n\t1.5e3,\r\n-0 ]",
+        "[-0.0,0e0]",
+        "[1e400,1]",
+        "[9007199254740993,1]",
+        "[123456789012345678901234567890,1]",
+        "[1.00000000000000000000001,2]",
+        "[01,2]",
+        "[1,,2]",
+        "[1,2,]",
+        "[1 2]",
+        "[1,2",
+        "[1,2]]",
+        "[\"1\",2]",
+        "[1,null]",
+        "[1,2,3]",
+        "[1]",
+        "[]",
+        "[-,1]",
+        "[1.,1]",
+        "[.5,1]",
+        "[1e,1]",
+        "[1E+2,1e-2]",
+        "[true,1]",
+        "{\"a\":1}",
+    ];
+    for t in texts {
+        all_shapes(&h, t.as_bytes());
+        all_shapes(&h, format!("[{t}, {t}]").as_bytes());
+    }
+    let v: [f64; 2] = h.from_slice(b" [ 1.5 ,\n -2e-3 ] ").unwrap();
+    assert_eq!(v, [1.5, -2e-3]);
+}
+
+/// Random damage to encoded float arrays (a byte changed, dropped or
+/// doubled): the one-step path and the general one still agree, value or
+/// error, from a slice and from a reader.
+#[test]
+fn damaged_float_arrays_decode_as_item_by_item() {
+    let cases: usize = std::env::var("FLOAT_ARRAY_FUZZ_CASES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(1500);
+    let xs = f64s();
+    let mut x = 0xD1B5_4A32_D192_ED03u64;
+    let mut next = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    for h in handles() {
+        let seeds: Vec<Vec<u8>> = vec![
+            h.to_vec(&[xs[20], xs[21]]).unwrap(),
+            h.to_vec(&[[xs[22], xs[23]], [1.0, -2.5]]).unwrap(),
+            h.to_vec(&[0.5f32, 1.5, -2.5]).unwrap(),
+        ];
+        for k in 0..cases {
+            let mut input = seeds[k % seeds.len()].clone();
+            for _ in 0..1 + next() % 3 {
+                let at = next() as usize % input.len().max(1);
+                match next() % 4 {
+                    0 if !input.is_empty() => input[at] = next() as u8,
+                    1 if !input.is_empty() => input[at] ^= 1 << (next() % 8),
+                    2 if !input.is_empty() => {
+                        input.remove(at);
+                    }
+                    _ => {
+                        let b = input.get(at).copied().unwrap_or(b' ');
+                        input.insert(at, b);
+                    }
+                }
+            }
+            all_shapes(&h, &input);
+        }
+    }
+}

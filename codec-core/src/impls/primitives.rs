@@ -275,12 +275,13 @@ impl<'de> Decode<'de> for f32 {
         d.decode_f32()
     }
 
-    /// Fills a zeroed array in place (no per-slot `Option`).
+    /// In one driver step where the format takes the array whole, else
+    /// filled in place ([`Decoder::decode_f32_array`]).
     #[inline]
     fn decode_array<R: Read<'de>, F: DecodeFormat, const N: usize>(
         d: &mut Decoder<'de, R, F>,
     ) -> Result<[Self; N]> {
-        d.decode_array_filled([<f32>::default(); N])
+        d.decode_f32_array()
     }
 }
 
@@ -314,12 +315,13 @@ impl<'de> Decode<'de> for f64 {
         d.decode_f64()
     }
 
-    /// Fills a zeroed array in place (no per-slot `Option`).
+    /// In one driver step where the format takes the array whole, else
+    /// filled in place ([`Decoder::decode_f64_array`]).
     #[inline]
     fn decode_array<R: Read<'de>, F: DecodeFormat, const N: usize>(
         d: &mut Decoder<'de, R, F>,
     ) -> Result<[Self; N]> {
-        d.decode_array_filled([<f64>::default(); N])
+        d.decode_f64_array()
     }
 }
 
