@@ -157,6 +157,7 @@ pub fn sample_record() -> Record {
         note: Some("n".into()),
         blob: vec![0, 1, 0xff],
         ratio: 0.5,
+        point: [-65.613617, 43.420273],
     }
 }
 
@@ -168,6 +169,7 @@ pub fn sample_row() -> Row {
         c: "row".into(),
         d: Some(vec![1, 65535]),
         e: [-1, 0, 1],
+        f: [0.25, -1e-7, 3.0e38],
     }
 }
 

@@ -29,6 +29,8 @@ pub struct Record {
     pub blob: Vec<u8>,
     /// A float (compared through its encoding: NaN must survive).
     pub ratio: f64,
+    /// A fixed float array (read in one step where a driver can).
+    pub point: [f64; 2],
 }
 
 /// A struct written as an array of its fields (`#[codec(toarray)]`).
@@ -45,6 +47,8 @@ pub struct Row {
     pub d: Option<Vec<u16>>,
     /// A fixed-size array.
     pub e: [i8; 3],
+    /// A fixed `f32` array.
+    pub f: [f32; 3],
 }
 
 /// An externally tagged enum with unit, newtype, tuple and struct variants.
