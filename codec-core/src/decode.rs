@@ -709,29 +709,26 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
     /// limits, so both give the same result.
     #[inline]
     pub fn decode_f64_array<const N: usize>(&mut self) -> Result<[f64; N]> {
-        let mut out = [0.0; N];
-        if self.depth < self.opts.max_depth
-            && N <= self.opts.max_len
-            && self
-                .f
-                .read_f64_array(&mut self.r, &mut out)
-                .map_err(|e| self.fail(e))?
-        {
-            return Ok(out);
-        }
-        self.decode_array_filled(out)
+        self.decode_float_array([0.0; N], |f, r, out| f.read_f64_array(r, out))
     }
 
     /// Reads `[f32; N]`, as [`Decoder::decode_f64_array`] does `[f64; N]`.
     #[inline]
     pub fn decode_f32_array<const N: usize>(&mut self) -> Result<[f32; N]> {
-        let mut out = [0.0; N];
+        self.decode_float_array([0.0; N], |f, r, out| f.read_f32_array(r, out))
+    }
+
+    /// The two paths of [`Decoder::decode_f64_array`], with the driver's
+    /// one-step method `read`.
+    #[inline(always)]
+    fn decode_float_array<T: Decode<'de>, const N: usize>(
+        &mut self,
+        mut out: [T; N],
+        read: impl FnOnce(&mut F, &mut R, &mut [T]) -> Result<bool>,
+    ) -> Result<[T; N]> {
         if self.depth < self.opts.max_depth
             && N <= self.opts.max_len
-            && self
-                .f
-                .read_f32_array(&mut self.r, &mut out)
-                .map_err(|e| self.fail(e))?
+            && read(&mut self.f, &mut self.r, &mut out).map_err(|e| self.fail(e))?
         {
             return Ok(out);
         }

@@ -255,24 +255,14 @@ pub trait EncodeFormat: Sized {
     /// a format can write them in one loop (JSON: no per-item state checks).
     #[inline]
     fn write_f64_array<W: Write>(&mut self, w: &mut W, items: &[f64]) -> Result<()> {
-        self.write_array_start(w, items.len())?;
-        for (i, &v) in items.iter().enumerate() {
-            self.write_array_elem(w, i)?;
-            self.write_f64(w, v)?;
-        }
-        self.write_array_end(w, items.len())
+        write_array_each(self, w, items, Self::write_f64)
     }
 
     /// Writes an array of `f32`s, as [`write_f64_array`](Self::write_f64_array)
     /// does `f64`s.
     #[inline]
     fn write_f32_array<W: Write>(&mut self, w: &mut W, items: &[f32]) -> Result<()> {
-        self.write_array_start(w, items.len())?;
-        for (i, &v) in items.iter().enumerate() {
-            self.write_array_elem(w, i)?;
-            self.write_f32(w, v)?;
-        }
-        self.write_array_end(w, items.len())
+        write_array_each(self, w, items, Self::write_f32)
     }
 
     /// Starts a map of `len` entries.
@@ -536,6 +526,26 @@ pub trait DecodeFormat: Sized {
     fn reject_duplicate_keys(&self) -> bool {
         false
     }
+}
+
+/// Writes `items` as an array item by item: `write_array_start`, then
+/// `write_array_elem` and `write` per item, then `write_array_end`. The
+/// default of [`EncodeFormat::write_f64_array`] and `write_f32_array`, for a
+/// driver that overrides them to call where its own loop does not apply.
+/// Inlined whole, so that `write` is a direct call at each use.
+#[inline(always)]
+pub fn write_array_each<F: EncodeFormat, W: Write, T: Copy>(
+    f: &mut F,
+    w: &mut W,
+    items: &[T],
+    write: fn(&mut F, &mut W, T) -> Result<()>,
+) -> Result<()> {
+    f.write_array_start(w, items.len())?;
+    for (i, &v) in items.iter().enumerate() {
+        f.write_array_elem(w, i)?;
+        write(f, w, v)?;
+    }
+    f.write_array_end(w, items.len())
 }
 
 /// A struct field name known at compile time, with what a text format needs

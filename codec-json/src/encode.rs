@@ -2,7 +2,7 @@
 
 use crate::number::{F32_INT_LIMIT, F64_INT_LIMIT, fixed_as_is, format_float};
 use crate::{IntegerAsString, base64};
-use codec_core::{EncodeFormat, Error, FieldName, Result, Time, Write};
+use codec_core::{EncodeFormat, Error, FieldName, Result, Time, Write, write_array_each};
 
 /// Go's zero `time.Time` (0001-01-01T00:00:00Z) in Unix seconds: written as `null`.
 pub(crate) const GO_ZERO_TIME_SECS: i64 = -62_135_596_800;
@@ -152,21 +152,6 @@ impl JsonEncoder {
         let mut out = [0u8; 48];
         let n = format_float(s, abs, limit, &mut out);
         self.write_number(w, &out[..n], false)
-    }
-
-    /// An array through the general calls, item by item (with indentation).
-    fn write_each<W: Write, T: Copy>(
-        &mut self,
-        w: &mut W,
-        items: &[T],
-        write: fn(&mut Self, &mut W, T) -> Result<()>,
-    ) -> Result<()> {
-        self.write_array_start(w, items.len())?;
-        for (i, &v) in items.iter().enumerate() {
-            self.write_array_elem(w, i)?;
-            write(self, w, v)?;
-        }
-        self.write_array_end(w, items.len())
     }
 
     /// An array of floats in one loop: `[`, the items as `write_f64` (or
@@ -423,7 +408,7 @@ impl EncodeFormat for JsonEncoder {
     /// without its per-item checks (separator, indentation, key, trailer).
     fn write_f64_array<W: Write>(&mut self, w: &mut W, items: &[f64]) -> Result<()> {
         if self.indent != 0 {
-            return self.write_each(w, items, Self::write_f64);
+            return write_array_each(self, w, items, Self::write_f64);
         }
         self.write_float_array(w, items, f64_item)
     }
@@ -431,7 +416,7 @@ impl EncodeFormat for JsonEncoder {
     /// As `write_f64_array`.
     fn write_f32_array<W: Write>(&mut self, w: &mut W, items: &[f32]) -> Result<()> {
         if self.indent != 0 {
-            return self.write_each(w, items, Self::write_f32);
+            return write_array_each(self, w, items, Self::write_f32);
         }
         self.write_float_array(w, items, f32_item)
     }
