@@ -2,7 +2,9 @@
 
 use crate::encode::GO_ZERO_TIME_SECS;
 use crate::handle::CborHandle;
-use codec_core::{DecodeFormat, Error, ErrorKind, Kind, Read, Reference, Result, Seq, Time};
+use codec_core::{
+    DecodeFormat, Error, ErrorKind, KeyStep, Kind, Read, Reference, Result, Seq, Time,
+};
 
 /// The decoding driver of [`CborHandle`].
 #[derive(Debug, Clone)]
@@ -820,6 +822,31 @@ impl DecodeFormat for CborDecoder {
     #[inline]
     fn map_next<'de, R: Read<'de>>(&mut self, r: &mut R, seq: &mut Seq) -> Result<bool> {
         self.array_next(r, seq)
+    }
+
+    /// A text key of up to 23 bytes (a one-byte head) whole in the buffer is
+    /// handed over from there.
+    #[inline]
+    fn map_next_key<'de, R: Read<'de>, K>(
+        &mut self,
+        r: &mut R,
+        seq: &mut Seq,
+        mut key: impl FnMut(&[u8], u64) -> Result<K>,
+    ) -> Result<KeyStep<K>> {
+        if !self.map_next(r, seq)? {
+            return Ok(KeyStep::End);
+        }
+        let off = r.offset();
+        let buf = r.fill_buf()?;
+        if let Some(&ib) = buf.first()
+            && (0x60..=0x77).contains(&ib)
+            && let Some(name) = buf.get(1..1 + usize::from(ib - 0x60))
+        {
+            let (k, n) = (key(name, off)?, name.len());
+            r.consume(1 + n);
+            return Ok(KeyStep::Key(k));
+        }
+        Ok(KeyStep::Next)
     }
 
     /// Tag 0 (RFC 3339 text) or tag 1 (epoch seconds, integer or float),

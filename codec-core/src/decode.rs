@@ -1,7 +1,7 @@
 //! The decoding half of the shared driver: [`Decode`] and [`Decoder`].
 
 use crate::error::{Error, ErrorKind, Found, PathSegment, Result};
-use crate::format::{DecodeFormat, Kind, Seq};
+use crate::format::{DecodeFormat, KeyStep, Kind, Seq};
 use crate::options::DecodeOptions;
 use crate::read::{Read, Reference};
 use crate::time::Time;
@@ -553,6 +553,85 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
             return Err(self.at(limit("max_len", seq.index, self.opts.max_len)));
         }
         Ok(more)
+    }
+
+    /// Begins the next entry of a map whose keys are text, reads its key
+    /// and moves on to its value: [`Decoder::map_next`], then
+    /// [`Decoder::decode_key`] and [`Decoder::map_value`], with the same
+    /// results and errors, in one step where the format can
+    /// ([`DecodeFormat::map_next_key`]). `key` gets the key's raw bytes (not
+    /// checked for UTF-8, as from `decode_key`) and its offset; its error
+    /// ends decoding. `Ok(None)` at the end of the map.
+    ///
+    /// ```
+    /// use codec_core::{Decode, Decoder, DecodeFormat, Error, Read, Result};
+    ///
+    /// /// A map with keys `x` and `y` (others skipped).
+    /// struct Point {
+    ///     x: i64,
+    ///     y: i64,
+    /// }
+    ///
+    /// impl<'de> Decode<'de> for Point {
+    ///     fn decode<R: Read<'de>, F: DecodeFormat>(d: &mut Decoder<'de, R, F>) -> Result<Self> {
+    ///         let (mut x, mut y) = (None, None);
+    ///         let mut seq = d.map_begin()?;
+    ///         // The closure maps the key to a field number without copying it.
+    ///         while let Some(field) = d.map_next_key(&mut seq, |k, _offset| {
+    ///             Ok(match k {
+    ///                 b"x" => 0,
+    ///                 b"y" => 1,
+    ///                 _ => 2,
+    ///             })
+    ///         })? {
+    ///             match field {
+    ///                 0 => x = Some(d.decode_i64()?),
+    ///                 1 => y = Some(d.decode_i64()?),
+    ///                 _ => d.skip()?,
+    ///             }
+    ///         }
+    ///         d.map_end(seq)?;
+    ///         match (x, y) {
+    ///             (Some(x), Some(y)) => Ok(Point { x, y }),
+    ///             _ => Err(Error::custom("x and y are required")),
+    ///         }
+    ///     }
+    /// }
+    /// ```
+    #[inline]
+    pub fn map_next_key<K>(
+        &mut self,
+        seq: &mut Seq,
+        mut key: impl FnMut(&[u8], u64) -> Result<K>,
+    ) -> Result<Option<K>> {
+        if seq.len.is_some_and(|n| seq.index >= n) {
+            return Ok(None);
+        }
+        // One step only where `map_next`'s `max_len` check cannot fail.
+        if seq.index < self.opts.max_len {
+            let max = self.opts.max_str_len;
+            let step = self.f.map_next_key(&mut self.r, seq, |s, off| {
+                if s.len() > max {
+                    return Err(limit("max_str_len", s.len(), max).at(off));
+                }
+                key(s, off)
+            });
+            match step.map_err(|e| self.at(e))? {
+                KeyStep::Key(k) => return Ok(Some(k)),
+                KeyStep::End => {
+                    seq.len = Some(seq.index);
+                    return Ok(None);
+                }
+                KeyStep::Next => {}
+            }
+        } else if !self.map_next(seq)? {
+            return Ok(None);
+        }
+        let off = self.offset();
+        let s = self.decode_key()?;
+        let k = key(&s, off)?;
+        self.map_value(seq)?;
+        Ok(Some(k))
     }
 
     /// Moves from a map key to its value.

@@ -118,6 +118,17 @@ pub enum ExtStyle {
     Transparent,
 }
 
+/// What [`DecodeFormat::map_next_key`] did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeyStep<K> {
+    /// The map has ended (any end marker consumed).
+    End,
+    /// An entry has begun and its key is read: the value is next.
+    Key(K),
+    /// An entry has begun (as [`DecodeFormat::map_next`] leaves it): its key is next.
+    Next,
+}
+
 /// Progress through one array or map while decoding.
 ///
 /// `len` is the declared length, or `None` for delimited containers (JSON,
@@ -465,6 +476,32 @@ pub trait DecodeFormat: Sized {
     fn map_value<'de, R: Read<'de>>(&mut self, r: &mut R, seq: &mut Seq) -> Result<()> {
         let _ = (r, seq);
         Ok(())
+    }
+
+    /// [`DecodeFormat::map_next`], then, where the format can, the whole
+    /// text key and the step to its value in one go: a driver that finds
+    /// the key in its plain layout (no escapes, no chunks), whole in the
+    /// reader's buffer and followed by what [`DecodeFormat::map_value`]
+    /// expects, hands its raw bytes and its offset to `key` and consumes
+    /// it only if `key` succeeds ([`KeyStep::Key`]). Anything else returns
+    /// [`KeyStep::Next`] with only `map_next`'s work done, and the key is
+    /// read the general way (which gives the value or the error).
+    ///
+    /// The default does only `map_next`. Reached through
+    /// [`Decoder::map_next_key`](crate::Decoder::map_next_key).
+    #[inline]
+    fn map_next_key<'de, R: Read<'de>, K>(
+        &mut self,
+        r: &mut R,
+        seq: &mut Seq,
+        key: impl FnMut(&[u8], u64) -> Result<K>,
+    ) -> Result<KeyStep<K>> {
+        let _ = key;
+        Ok(if self.map_next(r, seq)? {
+            KeyStep::Next
+        } else {
+            KeyStep::End
+        })
     }
 
     /// Reads a timestamp in the format's own form.

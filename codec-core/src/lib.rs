@@ -64,7 +64,9 @@ pub use decode::{Decode, DecodeOwned, Decoder, skip_generic};
 pub use encode::{CanonicalKey, Encode, Encoder};
 pub use error::{Error, ErrorKind, Found, PathSegment, Result};
 pub use ext::{BytesExt, InterfaceExt};
-pub use format::{DecodeFormat, EncodeFormat, ExtStyle, FieldName, Kind, Seq, write_array_each};
+pub use format::{
+    DecodeFormat, EncodeFormat, ExtStyle, FieldName, KeyStep, Kind, Seq, write_array_each,
+};
 pub use handle::{Handle, encode_into, from_reader, from_slice, to_vec, to_writer};
 pub use options::{DecodeOptions, EncodeOptions, Options, ValueMaps};
 pub use raw::{Raw, RawRef};

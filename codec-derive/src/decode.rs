@@ -154,23 +154,32 @@ fn has_rest_expr(cx: &Cx<'_>, ss: &[Slot<'_>]) -> TokenStream {
     quote!(false #(|| #parts)*)
 }
 
-/// Reads one map key into a `FieldKey` (needs `__off`, `__unknown_err`).
-fn read_key(cx: &Cx<'_>, st: &Struct, ss: &[Slot<'_>]) -> TokenStream {
-    let sup = cx.sup();
+/// The loop over a map's entries: for each, the key as a `FieldKey` in
+/// `__key` and its offset in `__off`, then `body` (the value is next). Text
+/// keys are matched in [`Decoder::map_next_key`]'s closure, so that a
+/// format can hand them over straight from its buffer. Needs `__seq` and
+/// `__unknown_err`.
+fn entries(cx: &Cx<'_>, st: &Struct, ss: &[Slot<'_>], body: TokenStream) -> TokenStream {
+    let (k, sup) = (cx.k, cx.sup());
     if st.int_keys {
         let arms = plain(ss).enumerate().map(|(id, s)| {
             let n = s.f.key.unwrap_or_default();
             quote!(#sup::IntKey::Int(#n) => #sup::FieldKey::Id(#id),)
         });
         return quote! {
-            match #sup::read_int_key(__d)? {
-                #(#arms)*
-                __other => {
-                    if __unknown_err {
-                        return #sup::Err(#sup::unknown_field(&__other.describe(), __off));
+            while __d.map_next(&mut __seq)? {
+                let __off = __d.offset();
+                let __key: #sup::FieldKey = match #sup::read_int_key(__d)? {
+                    #(#arms)*
+                    __other => {
+                        if __unknown_err {
+                            return #sup::Err(#sup::unknown_field(&__other.describe(), __off));
+                        }
+                        #sup::FieldKey::Skip
                     }
-                    #sup::FieldKey::Skip
-                }
+                };
+                __d.map_value(&mut __seq)?;
+                #body
             }
         };
     }
@@ -190,15 +199,20 @@ fn read_key(cx: &Cx<'_>, st: &Struct, ss: &[Slot<'_>]) -> TokenStream {
     };
     let lookup = flat_lookup(cx, ss, |id| quote!(#sup::FieldKey::Id(#id)), tail);
     quote! {
-        {
-            let __s = __d.decode_key()?;
-            match &*__s {
-                #(#arms)*
-                __other => {
-                    let __other = #sup::key_text(__other, __off)?;
-                    #lookup
-                }
-            }
+        while let #sup::Some((__key, __off)) = __d.map_next_key(
+            &mut __seq,
+            |__s: &[u8], __off: u64| -> #k::Result<(#sup::FieldKey, u64)> {
+                let __key = match __s {
+                    #(#arms)*
+                    __other => {
+                        let __other = #sup::key_text(__other, __off)?;
+                        #lookup
+                    }
+                };
+                #sup::Ok((__key, __off))
+            },
+        )? {
+            #body
         }
     }
 }
@@ -274,22 +288,24 @@ fn rest_route(cx: &Cx<'_>, ss: &[Slot<'_>]) -> TokenStream {
 
 fn map_path(cx: &Cx<'_>, st: &Struct, ss: &[Slot<'_>]) -> TokenStream {
     let sup = cx.sup();
-    let read_key = read_key(cx, st, ss);
     let arms = id_arms(cx, st, ss, |id| quote!(#sup::FieldKey::Id(#id)));
     let rest = rest_route(cx, ss);
-    quote! {
-        let mut __seq = __d.map_begin()?;
-        let __unknown_err = __d.options().error_on_unknown_field;
-        while __d.map_next(&mut __seq)? {
-            let __off = __d.offset();
-            let __key: #sup::FieldKey = #read_key;
-            __d.map_value(&mut __seq)?;
+    let entries = entries(
+        cx,
+        st,
+        ss,
+        quote! {
             match __key {
                 #arms
                 #sup::FieldKey::Rest(__k) => { #rest }
                 #sup::FieldKey::Skip => __d.skip()?,
             }
-        }
+        },
+    );
+    quote! {
+        let mut __seq = __d.map_begin()?;
+        let __unknown_err = __d.options().error_on_unknown_field;
+        #entries
         __d.map_end(__seq)?;
     }
 }
@@ -479,25 +495,27 @@ fn decode_into_body(cx: &Cx<'_>, st: &Struct) -> Option<TokenStream> {
             if st.style == Style::Tuple {
                 return Some(arr);
             }
-            let read_key = read_key(cx, st, &ss);
             let arms = plain(&ss).enumerate().map(|(id, s)| {
                 let into = into_field(cx, st, s);
                 quote!(#sup::FieldKey::Id(#id) => { #into })
             });
+            let entries = entries(
+                cx,
+                st,
+                &ss,
+                quote! {
+                    match __key {
+                        #(#arms)*
+                        _ => __d.skip()?,
+                    }
+                },
+            );
             Some(quote! {
                 match __d.peek_kind()? {
                     #k::Kind::Map => {
                         let mut __seq = __d.map_begin()?;
                         let __unknown_err = __d.options().error_on_unknown_field;
-                        while __d.map_next(&mut __seq)? {
-                            let __off = __d.offset();
-                            let __key: #sup::FieldKey = #read_key;
-                            __d.map_value(&mut __seq)?;
-                            match __key {
-                                #(#arms)*
-                                _ => __d.skip()?,
-                            }
-                        }
+                        #entries
                         __d.map_end(__seq)?;
                     }
                     #k::Kind::Array => { #arr }

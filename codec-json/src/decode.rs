@@ -6,7 +6,7 @@ use crate::encode::GO_ZERO_TIME_SECS;
 use crate::number::{self, Num, Parsed, is_num_byte};
 use crate::scan::{find_non_ws, find_string_stop, is_ws};
 use codec_core::{
-    DecodeFormat, Error, ErrorKind, Found, Kind, Read, Reference, Result, Seq, Time, Value,
+    DecodeFormat, Error, ErrorKind, Found, KeyStep, Kind, Read, Reference, Result, Seq, Time, Value,
 };
 
 /// A scalar read ahead by [`DecodeFormat::peek_kind`] and not yet handed out.
@@ -905,6 +905,39 @@ impl DecodeFormat for JsonDecoder {
         seq.index += 1;
         self.in_key = true;
         Ok(true)
+    }
+
+    /// `map_next`, then a key without escapes and its `:` straight from the
+    /// buffer: one scan for the closing quote, one `consume`.
+    #[inline]
+    fn map_next_key<'de, R: Read<'de>, K>(
+        &mut self,
+        r: &mut R,
+        seq: &mut Seq,
+        mut key: impl FnMut(&[u8], u64) -> Result<K>,
+    ) -> Result<KeyStep<K>> {
+        if !self.map_next(r, seq)? {
+            return Ok(KeyStep::End);
+        }
+        if self.pending.is_some() {
+            return Ok(KeyStep::Next);
+        }
+        // `map_next` has seen the key's opening quote and left it unread.
+        let off = r.offset();
+        let buf = r.fill_buf()?;
+        if let Some(body) = buf.get(1..)
+            && let Some(i) = find_string_stop(body)
+            && body[i] == b'"'
+        {
+            let colon = skip_ws_in(buf, i + 2);
+            if buf.get(colon) == Some(&b':') {
+                let k = key(&body[..i], off)?;
+                r.consume(colon + 1);
+                self.in_key = false;
+                return Ok(KeyStep::Key(k));
+            }
+        }
+        Ok(KeyStep::Next)
     }
 
     #[inline]

@@ -3,7 +3,8 @@
 use crate::MsgpackHandle;
 use crate::spec::*;
 use codec_core::{
-    DecodeFormat, Error, ErrorKind, Found, Kind, Read, Reference, Result, Seq, Time, be_uint,
+    DecodeFormat, Error, ErrorKind, Found, KeyStep, Kind, Read, Reference, Result, Seq, Time,
+    be_uint,
 };
 
 /// The MessagePack [`DecodeFormat`]: reads every format byte of the spec.
@@ -515,6 +516,31 @@ impl DecodeFormat for MsgpackDecoder {
     fn map_value<'de, R: Read<'de>>(&mut self, _r: &mut R, _seq: &mut Seq) -> Result<()> {
         self.key_next = false;
         Ok(())
+    }
+
+    /// A fixstr key whole in the buffer is handed over from there.
+    #[inline]
+    fn map_next_key<'de, R: Read<'de>, K>(
+        &mut self,
+        r: &mut R,
+        seq: &mut Seq,
+        mut key: impl FnMut(&[u8], u64) -> Result<K>,
+    ) -> Result<KeyStep<K>> {
+        if !self.map_next(r, seq)? {
+            return Ok(KeyStep::End);
+        }
+        let off = r.offset();
+        let buf = r.fill_buf()?;
+        if let Some(&b) = buf.first()
+            && (FIXSTR..=0xbf).contains(&b)
+            && let Some(name) = buf.get(1..1 + usize::from(b & 0x1f))
+        {
+            let (k, n) = (key(name, off)?, name.len());
+            r.consume(1 + n);
+            self.key_next = false;
+            return Ok(KeyStep::Key(k));
+        }
+        Ok(KeyStep::Next)
     }
 
     /// The timestamp extension, or a raw str/bin item of 4, 8 or 12 bytes.
