@@ -2,7 +2,8 @@
 
 use crate::{GO_NAN_BITS, go_zero_time};
 use codec_core::{
-    DecodeFormat, Error, ErrorKind, Found, Kind, Read, Reference, Result, Seq, Time, be_uint,
+    DecodeFormat, Error, ErrorKind, Found, KeyStep, Kind, Read, Reference, Result, Seq, Time,
+    be_uint,
 };
 use std::collections::HashMap;
 
@@ -535,6 +536,35 @@ impl DecodeFormat for BincDecoder {
     #[inline]
     fn map_next<'de, R: Read<'de>>(&mut self, _r: &mut R, seq: &mut Seq) -> Result<bool> {
         Ok(seq.next_definite(seq.len.unwrap_or(0)))
+    }
+
+    /// A string key of up to 11 bytes (its length in the descriptor) or of
+    /// up to 255 (a one-byte length) whole in the buffer is handed over from there.
+    #[inline]
+    fn map_next_key<'de, R: Read<'de>, K>(
+        &mut self,
+        r: &mut R,
+        seq: &mut Seq,
+        mut key: impl FnMut(&[u8], u64) -> Result<K>,
+    ) -> Result<KeyStep<K>> {
+        if !seq.next_definite(seq.len.unwrap_or(0)) {
+            return Ok(KeyStep::End);
+        }
+        let off = r.offset();
+        let buf = r.fill_buf()?;
+        let (head, len) = match *buf {
+            [bd @ 0x44..=0x4F, ..] => (1, usize::from(bd - 0x44)),
+            [0x40, n, ..] => (2, usize::from(n)),
+            _ => return Ok(KeyStep::Next),
+        };
+        match buf.get(head..head + len) {
+            Some(name) => {
+                let k = key(name, off)?;
+                r.consume(head + len);
+                Ok(KeyStep::Key(k))
+            }
+            None => Ok(KeyStep::Next),
+        }
     }
 
     fn read_time<'de, R: Read<'de>>(&mut self, r: &mut R, scratch: &mut Vec<u8>) -> Result<Time> {

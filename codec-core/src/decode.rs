@@ -561,7 +561,8 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
     /// results and errors, in one step where the format can
     /// ([`DecodeFormat::map_next_key`]). `key` gets the key's raw bytes (not
     /// checked for UTF-8, as from `decode_key`) and its offset; its error
-    /// ends decoding. `Ok(None)` at the end of the map.
+    /// ends decoding (at the key's offset if it names none). `Ok(None)` at
+    /// the end of the map.
     ///
     /// ```
     /// use codec_core::{Decode, Decoder, DecodeFormat, Error, Read, Result};
@@ -598,7 +599,10 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
     ///     }
     /// }
     /// ```
-    #[inline]
+    // Inlined into each struct's loop, so that the key's match and the
+    // field's dispatch fold into one; out of line, the key goes through
+    // memory and is matched twice.
+    #[inline(always)]
     pub fn map_next_key<K>(
         &mut self,
         seq: &mut Seq,
@@ -610,12 +614,17 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
         // One step only where `map_next`'s `max_len` check cannot fail.
         if seq.index < self.opts.max_len {
             let max = self.opts.max_str_len;
-            let step = self.f.map_next_key(&mut self.r, seq, |s, off| {
-                if s.len() > max {
-                    return Err(limit("max_str_len", s.len(), max).at(off));
-                }
-                key(s, off)
-            });
+            let step = self.f.map_next_key(
+                &mut self.r,
+                seq,
+                #[inline(always)]
+                |s, off| {
+                    if s.len() > max {
+                        return Err(limit("max_str_len", s.len(), max).at(off));
+                    }
+                    key(s, off).map_err(|e| e.at(off))
+                },
+            );
             match step.map_err(|e| self.at(e))? {
                 KeyStep::Key(k) => return Ok(Some(k)),
                 KeyStep::End => {
@@ -629,7 +638,7 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
         }
         let off = self.offset();
         let s = self.decode_key()?;
-        let k = key(&s, off)?;
+        let k = key(&s, off).map_err(|e| e.at(off))?;
         self.map_value(seq)?;
         Ok(Some(k))
     }

@@ -201,6 +201,9 @@ fn entries(cx: &Cx<'_>, st: &Struct, ss: &[Slot<'_>], body: TokenStream) -> Toke
     quote! {
         while let #sup::Some((__key, __off)) = __d.map_next_key(
             &mut __seq,
+            // Inlined: a call per key, returning the key through memory,
+            // costs more than the whole match.
+            #[inline(always)]
             |__s: &[u8], __off: u64| -> #k::Result<(#sup::FieldKey, u64)> {
                 let __key = match __s {
                     #(#arms)*

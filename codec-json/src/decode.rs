@@ -907,8 +907,10 @@ impl DecodeFormat for JsonDecoder {
         Ok(true)
     }
 
-    /// `map_next`, then a key without escapes and its `:` straight from the
-    /// buffer: one scan for the closing quote, one `consume`.
+    /// The separator, a key without escapes and its `:` straight from the
+    /// buffer: one scan for the closing quote, one `consume`. Anything else
+    /// (the end of the map, an escape, the buffer ending, an error) goes
+    /// through `map_next` and leaves the key to the general path.
     #[inline]
     fn map_next_key<'de, R: Read<'de>, K>(
         &mut self,
@@ -916,28 +918,35 @@ impl DecodeFormat for JsonDecoder {
         seq: &mut Seq,
         mut key: impl FnMut(&[u8], u64) -> Result<K>,
     ) -> Result<KeyStep<K>> {
-        if !self.map_next(r, seq)? {
-            return Ok(KeyStep::End);
-        }
-        if self.pending.is_some() {
-            return Ok(KeyStep::Next);
-        }
-        // `map_next` has seen the key's opening quote and left it unread.
-        let off = r.offset();
-        let buf = r.fill_buf()?;
-        if let Some(body) = buf.get(1..)
-            && let Some(i) = find_string_stop(body)
-            && body[i] == b'"'
-        {
-            let colon = skip_ws_in(buf, i + 2);
-            if buf.get(colon) == Some(&b':') {
-                let k = key(&body[..i], off)?;
-                r.consume(colon + 1);
-                self.in_key = false;
-                return Ok(KeyStep::Key(k));
+        if seq.len.is_none() && self.pending.is_none() {
+            let at = r.offset();
+            let buf = r.fill_buf()?;
+            let mut i = skip_ws_in(buf, 0);
+            if seq.index > 0 && buf.get(i) == Some(&b',') {
+                i = skip_ws_in(buf, i + 1);
+            } else if seq.index > 0 {
+                // `}`, or an error: `map_next` tells which.
+                i = buf.len();
+            }
+            if buf.get(i) == Some(&b'"')
+                && let Some(body) = buf.get(i + 1..)
+                && let Some(n) = find_string_stop(body)
+                && body[n] == b'"'
+            {
+                let colon = skip_ws_in(buf, i + n + 2);
+                if buf.get(colon) == Some(&b':') {
+                    let k = key(&body[..n], at + i as u64)?;
+                    r.consume(colon + 1);
+                    seq.index += 1;
+                    return Ok(KeyStep::Key(k));
+                }
             }
         }
-        Ok(KeyStep::Next)
+        Ok(if self.map_next(r, seq)? {
+            KeyStep::Next
+        } else {
+            KeyStep::End
+        })
     }
 
     #[inline]

@@ -2,7 +2,8 @@
 
 use crate::{GO_ZERO_UNIX, NIL, UNIX_TO_GO_SECS};
 use codec_core::{
-    DecodeFormat, Error, ErrorKind, Found, Kind, Read, Reference, Result, Seq, Time, be_uint,
+    DecodeFormat, Error, ErrorKind, Found, KeyStep, Kind, Read, Reference, Result, Seq, Time,
+    be_uint,
 };
 
 /// Reads Simple. Unlike ugorji's lenient readers it checks the descriptor
@@ -355,6 +356,34 @@ impl DecodeFormat for SimpleDecoder {
     #[inline]
     fn map_next<'de, R: Read<'de>>(&mut self, _r: &mut R, seq: &mut Seq) -> Result<bool> {
         Ok(seq.next_definite(seq.len.unwrap_or(0)))
+    }
+
+    /// A string key of up to 255 bytes (a one-byte length) whole in the
+    /// buffer is handed over from there.
+    #[inline]
+    fn map_next_key<'de, R: Read<'de>, K>(
+        &mut self,
+        r: &mut R,
+        seq: &mut Seq,
+        mut key: impl FnMut(&[u8], u64) -> Result<K>,
+    ) -> Result<KeyStep<K>> {
+        if !seq.next_definite(seq.len.unwrap_or(0)) {
+            return Ok(KeyStep::End);
+        }
+        let off = r.offset();
+        let buf = r.fill_buf()?;
+        let (head, len) = match *buf {
+            [0xD9, n, ..] => (2, usize::from(n)),
+            _ => return Ok(KeyStep::Next),
+        };
+        match buf.get(head..head + len) {
+            Some(name) => {
+                let k = key(name, off)?;
+                r.consume(head + len);
+                Ok(KeyStep::Key(k))
+            }
+            None => Ok(KeyStep::Next),
+        }
     }
 
     fn read_time<'de, R: Read<'de>>(&mut self, r: &mut R, scratch: &mut Vec<u8>) -> Result<Time> {

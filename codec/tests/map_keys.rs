@@ -1,6 +1,6 @@
 //! Struct keys are read in one step where the format can
-//! (`DecodeFormat::map_next_key`: JSON, MessagePack and CBOR hand a plain key
-//! over from their buffer). The one-step path must give what the general
+//! (`DecodeFormat::map_next_key`: each of the five drivers hands a plain
+//! key over from its buffer). The one-step path must give what the general
 //! one gives (`map_next`, `decode_key`, `map_value`): the same value or the
 //! same error, with its offset and path, for every handle, from a slice and
 //! from a reader that delivers one byte at a time, under the limits, with
@@ -283,7 +283,8 @@ struct Sequenced(Vec<(u64, String, Value)>);
 
 fn key_of(k: &[u8], off: u64) -> Result<(u64, String)> {
     if k == b"bad" {
-        return Err(codec::Error::custom("bad key").at(off));
+        // No offset: the decoder gives it the key's.
+        return Err(codec::Error::custom("bad key"));
     }
     Ok((off, String::from_utf8_lossy(k).into_owned()))
 }
@@ -307,7 +308,7 @@ impl<'de> Decode<'de> for Sequenced {
         let mut seq = d.map_begin()?;
         while d.map_next(&mut seq)? {
             let off = d.offset();
-            let (off, k) = key_of(&d.decode_key()?, off)?;
+            let (off, k) = key_of(&d.decode_key()?, off).map_err(|e| e.at(off))?;
             d.map_value(&mut seq)?;
             let v = Value::decode(d).map_err(|e| e.in_index(out.len()))?;
             out.push((off, k, v));
