@@ -3,7 +3,7 @@
 use crate::{GO_NAN_BITS, go_zero_time};
 use codec_core::{
     DecodeFormat, Error, ErrorKind, Found, KeyStep, Kind, Read, Reference, Result, Seq, Time,
-    be_uint,
+    be_uint, key_in_buffer,
 };
 use std::collections::HashMap;
 
@@ -545,26 +545,20 @@ impl DecodeFormat for BincDecoder {
         &mut self,
         r: &mut R,
         seq: &mut Seq,
-        mut key: impl FnMut(&[u8], u64) -> Result<K>,
+        key: impl FnMut(&[u8], u64) -> Result<K>,
     ) -> Result<KeyStep<K>> {
         if !seq.next_definite(seq.len.unwrap_or(0)) {
             return Ok(KeyStep::End);
         }
-        let off = r.offset();
-        let buf = r.fill_buf()?;
-        let (head, len) = match *buf {
-            [bd @ 0x44..=0x4F, ..] => (1, usize::from(bd - 0x44)),
-            [0x40, n, ..] => (2, usize::from(n)),
-            _ => return Ok(KeyStep::Next),
-        };
-        match buf.get(head..head + len) {
-            Some(name) => {
-                let k = key(name, off)?;
-                r.consume(head + len);
-                Ok(KeyStep::Key(k))
-            }
-            None => Ok(KeyStep::Next),
-        }
+        key_in_buffer(
+            r,
+            |buf| match *buf {
+                [bd @ 0x44..=0x4F, ..] => Some((1, usize::from(bd - 0x44))),
+                [0x40, n, ..] => Some((2, usize::from(n))),
+                _ => None,
+            },
+            key,
+        )
     }
 
     fn read_time<'de, R: Read<'de>>(&mut self, r: &mut R, scratch: &mut Vec<u8>) -> Result<Time> {

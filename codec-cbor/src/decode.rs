@@ -4,6 +4,7 @@ use crate::encode::GO_ZERO_TIME_SECS;
 use crate::handle::CborHandle;
 use codec_core::{
     DecodeFormat, Error, ErrorKind, KeyStep, Kind, Read, Reference, Result, Seq, Time,
+    key_in_buffer,
 };
 
 /// The decoding driver of [`CborHandle`].
@@ -831,22 +832,19 @@ impl DecodeFormat for CborDecoder {
         &mut self,
         r: &mut R,
         seq: &mut Seq,
-        mut key: impl FnMut(&[u8], u64) -> Result<K>,
+        key: impl FnMut(&[u8], u64) -> Result<K>,
     ) -> Result<KeyStep<K>> {
         if !self.map_next(r, seq)? {
             return Ok(KeyStep::End);
         }
-        let off = r.offset();
-        let buf = r.fill_buf()?;
-        if let Some(&ib) = buf.first()
-            && (0x60..=0x77).contains(&ib)
-            && let Some(name) = buf.get(1..1 + usize::from(ib - 0x60))
-        {
-            let (k, n) = (key(name, off)?, name.len());
-            r.consume(1 + n);
-            return Ok(KeyStep::Key(k));
-        }
-        Ok(KeyStep::Next)
+        key_in_buffer(
+            r,
+            |buf| match *buf {
+                [ib @ 0x60..=0x77, ..] => Some((1, usize::from(ib - 0x60))),
+                _ => None,
+            },
+            key,
+        )
     }
 
     /// Tag 0 (RFC 3339 text) or tag 1 (epoch seconds, integer or float),

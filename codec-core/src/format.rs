@@ -565,6 +565,31 @@ pub trait DecodeFormat: Sized {
     }
 }
 
+/// The buffer part of [`DecodeFormat::map_next_key`] for a binary format,
+/// called after its `map_next`: `header` reads a plain text key's header
+/// at the start of the reader's buffer as (header bytes, text bytes), or
+/// `None`; when the header and the text are whole in the buffer, the text
+/// goes to `key` and, if `key` succeeds, both are consumed
+/// ([`KeyStep::Key`]). Otherwise nothing is consumed ([`KeyStep::Next`]).
+/// Inlined whole, so that `header` and `key` fold into the caller.
+#[inline(always)]
+pub fn key_in_buffer<'de, R: Read<'de>, K>(
+    r: &mut R,
+    header: impl FnOnce(&[u8]) -> Option<(usize, usize)>,
+    mut key: impl FnMut(&[u8], u64) -> Result<K>,
+) -> Result<KeyStep<K>> {
+    let off = r.offset();
+    let buf = r.fill_buf()?;
+    if let Some((head, len)) = header(buf)
+        && let Some(name) = buf.get(head..head + len)
+    {
+        let k = key(name, off)?;
+        r.consume(head + len);
+        return Ok(KeyStep::Key(k));
+    }
+    Ok(KeyStep::Next)
+}
+
 /// Writes `items` as an array item by item: `write_array_start`, then
 /// `write_array_elem` and `write` per item, then `write_array_end`. The
 /// default of [`EncodeFormat::write_f64_array`] and `write_f32_array`, for a

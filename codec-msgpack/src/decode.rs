@@ -4,7 +4,7 @@ use crate::MsgpackHandle;
 use crate::spec::*;
 use codec_core::{
     DecodeFormat, Error, ErrorKind, Found, KeyStep, Kind, Read, Reference, Result, Seq, Time,
-    be_uint,
+    be_uint, key_in_buffer,
 };
 
 /// The MessagePack [`DecodeFormat`]: reads every format byte of the spec.
@@ -524,23 +524,23 @@ impl DecodeFormat for MsgpackDecoder {
         &mut self,
         r: &mut R,
         seq: &mut Seq,
-        mut key: impl FnMut(&[u8], u64) -> Result<K>,
+        key: impl FnMut(&[u8], u64) -> Result<K>,
     ) -> Result<KeyStep<K>> {
         if !self.map_next(r, seq)? {
             return Ok(KeyStep::End);
         }
-        let off = r.offset();
-        let buf = r.fill_buf()?;
-        if let Some(&b) = buf.first()
-            && (FIXSTR..=0xbf).contains(&b)
-            && let Some(name) = buf.get(1..1 + usize::from(b & 0x1f))
-        {
-            let (k, n) = (key(name, off)?, name.len());
-            r.consume(1 + n);
+        let step = key_in_buffer(
+            r,
+            |buf| match *buf {
+                [b @ FIXSTR..=0xbf, ..] => Some((1, usize::from(b & 0x1f))),
+                _ => None,
+            },
+            key,
+        )?;
+        if let KeyStep::Key(_) = step {
             self.key_next = false;
-            return Ok(KeyStep::Key(k));
         }
-        Ok(KeyStep::Next)
+        Ok(step)
     }
 
     /// The timestamp extension, or a raw str/bin item of 4, 8 or 12 bytes.

@@ -3,7 +3,7 @@
 use crate::{GO_ZERO_UNIX, NIL, UNIX_TO_GO_SECS};
 use codec_core::{
     DecodeFormat, Error, ErrorKind, Found, KeyStep, Kind, Read, Reference, Result, Seq, Time,
-    be_uint,
+    be_uint, key_in_buffer,
 };
 
 /// Reads Simple. Unlike ugorji's lenient readers it checks the descriptor
@@ -365,25 +365,19 @@ impl DecodeFormat for SimpleDecoder {
         &mut self,
         r: &mut R,
         seq: &mut Seq,
-        mut key: impl FnMut(&[u8], u64) -> Result<K>,
+        key: impl FnMut(&[u8], u64) -> Result<K>,
     ) -> Result<KeyStep<K>> {
         if !seq.next_definite(seq.len.unwrap_or(0)) {
             return Ok(KeyStep::End);
         }
-        let off = r.offset();
-        let buf = r.fill_buf()?;
-        let (head, len) = match *buf {
-            [0xD9, n, ..] => (2, usize::from(n)),
-            _ => return Ok(KeyStep::Next),
-        };
-        match buf.get(head..head + len) {
-            Some(name) => {
-                let k = key(name, off)?;
-                r.consume(head + len);
-                Ok(KeyStep::Key(k))
-            }
-            None => Ok(KeyStep::Next),
-        }
+        key_in_buffer(
+            r,
+            |buf| match *buf {
+                [0xD9, n, ..] => Some((2, usize::from(n))),
+                _ => None,
+            },
+            key,
+        )
     }
 
     fn read_time<'de, R: Read<'de>>(&mut self, r: &mut R, scratch: &mut Vec<u8>) -> Result<Time> {

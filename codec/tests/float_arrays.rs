@@ -3,7 +3,10 @@
 //! those of the item-by-item path, which a `Value::Array` of floats still
 //! takes, in every handle and every JSON layout option.
 
+mod common;
+
 use codec::{AnyHandle, Codec, JsonHandle, Value};
+use common::{ByteByByte, damage, xorshift};
 
 #[derive(Codec, Debug, PartialEq)]
 struct Shape {
@@ -173,23 +176,6 @@ fn finite_float_arrays_round_trip_exactly() {
             (ring, w, s.scale.to_bits())
         };
         assert_eq!(bits(&back), bits(&shape), "{h:?}");
-    }
-}
-
-/// Hands out one byte per `read`, so that no array is ever whole in the
-/// reader's buffer.
-struct ByteByByte<'a>(&'a [u8]);
-
-impl std::io::Read for ByteByByte<'_> {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        match (self.0.split_first(), buf.first_mut()) {
-            (Some((&b, rest)), Some(slot)) => {
-                *slot = b;
-                self.0 = rest;
-                Ok(1)
-            }
-            _ => Ok(0),
-        }
     }
 }
 
@@ -387,13 +373,7 @@ fn damaged_float_arrays_decode_as_item_by_item() {
         .and_then(|n| n.parse().ok())
         .unwrap_or(1500);
     let xs = f64s();
-    let mut x = 0xD1B5_4A32_D192_ED03u64;
-    let mut next = move || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x
-    };
+    let mut next = xorshift(0xD1B5_4A32_D192_ED03u64);
     for h in handles() {
         let seeds: Vec<Vec<u8>> = vec![
             h.to_vec(&[xs[20], xs[21]]).unwrap(),
@@ -402,20 +382,7 @@ fn damaged_float_arrays_decode_as_item_by_item() {
         ];
         for k in 0..cases {
             let mut input = seeds[k % seeds.len()].clone();
-            for _ in 0..1 + next() % 3 {
-                let at = next() as usize % input.len().max(1);
-                match next() % 4 {
-                    0 if !input.is_empty() => input[at] = next() as u8,
-                    1 if !input.is_empty() => input[at] ^= 1 << (next() % 8),
-                    2 if !input.is_empty() => {
-                        input.remove(at);
-                    }
-                    _ => {
-                        let b = input.get(at).copied().unwrap_or(b' ');
-                        input.insert(at, b);
-                    }
-                }
-            }
+            damage(&mut input, &mut next);
             all_shapes(&h, &input);
         }
     }

@@ -16,6 +16,7 @@ use codec::{
     Codec, Decode, DecodeFormat, DecodeOptions, Decoder, ExtStyle, Handle, IoReader, Kind, Options,
     Read, Reference, Result, Seq, SliceReader, Time, Value, to_vec,
 };
+use common::{ByteByByte, damage, xorshift};
 use std::collections::BTreeMap;
 
 #[derive(Codec, Debug, PartialEq, Clone)]
@@ -184,23 +185,6 @@ impl<F: DecodeFormat> DecodeFormat for General<F> {
     }
     fn reject_duplicate_keys(&self) -> bool {
         self.0.reject_duplicate_keys()
-    }
-}
-
-/// An `io::Read` that returns one byte per call, so that a key is never
-/// whole in the reader's buffer.
-struct ByteByByte<'a>(&'a [u8]);
-
-impl std::io::Read for ByteByByte<'_> {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        match (self.0.split_first(), buf.first_mut()) {
-            (Some((&b, rest)), Some(slot)) => {
-                *slot = b;
-                self.0 = rest;
-                Ok(1)
-            }
-            _ => Ok(0),
-        }
     }
 }
 
@@ -467,31 +451,12 @@ fn damaged_struct_keys_decode_as_the_general_path() {
         .ok()
         .and_then(|n| n.parse().ok())
         .unwrap_or(600);
-    let mut x = 0x9E37_79B9_7F4A_7C15u64;
-    let mut next = move || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x
-    };
+    let mut next = xorshift(0x9E37_79B9_7F4A_7C15u64);
     each_handle!(h => {
         let seeds = encodings(&h);
         for k in 0..cases {
             let mut input = seeds[k % seeds.len()].clone();
-            for _ in 0..1 + next() % 3 {
-                let at = next() as usize % input.len().max(1);
-                match next() % 4 {
-                    0 if !input.is_empty() => input[at] = next() as u8,
-                    1 if !input.is_empty() => input[at] ^= 1 << (next() % 8),
-                    2 if !input.is_empty() => {
-                        input.remove(at);
-                    }
-                    _ => {
-                        let b = input.get(at).copied().unwrap_or(b' ');
-                        input.insert(at, b);
-                    }
-                }
-            }
+            damage(&mut input, &mut next);
             let strict = Options::default().error_on_unknown_field(true).decode;
             same_as_general::<Item, _>(&h, &DecodeOptions::default(), &input);
             same_as_general::<Open, _>(&h, &strict, &input);

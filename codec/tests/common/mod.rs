@@ -58,3 +58,52 @@ macro_rules! each_handle_with {
         }
     }};
 }
+
+/// An `io::Read` that hands out one byte per `read`, so that no item is
+/// ever whole in a reader's buffer.
+#[allow(dead_code)] // not every test that includes this module uses it
+pub struct ByteByByte<'a>(pub &'a [u8]);
+
+impl std::io::Read for ByteByByte<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        match (self.0.split_first(), buf.first_mut()) {
+            (Some((&b, rest)), Some(slot)) => {
+                *slot = b;
+                self.0 = rest;
+                Ok(1)
+            }
+            _ => Ok(0),
+        }
+    }
+}
+
+/// A xorshift64 generator from `seed` (not zero): reproducible test input.
+#[allow(dead_code)]
+pub fn xorshift(mut x: u64) -> impl FnMut() -> u64 {
+    move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    }
+}
+
+/// Damages `input` in one to three places, each a byte replaced, a bit
+/// flipped, a byte dropped or a byte doubled, drawn from `next`.
+#[allow(dead_code)]
+pub fn damage(input: &mut Vec<u8>, next: &mut impl FnMut() -> u64) {
+    for _ in 0..1 + next() % 3 {
+        let at = next() as usize % input.len().max(1);
+        match next() % 4 {
+            0 if !input.is_empty() => input[at] = next() as u8,
+            1 if !input.is_empty() => input[at] ^= 1 << (next() % 8),
+            2 if !input.is_empty() => {
+                input.remove(at);
+            }
+            _ => {
+                let b = input.get(at).copied().unwrap_or(b' ');
+                input.insert(at, b);
+            }
+        }
+    }
+}
