@@ -256,7 +256,9 @@ impl<W: Write, F: EncodeFormat> Encoder<W, F> {
     /// separates it from the value: [`Encoder::map_key`],
     /// [`Encoder::encode_field_name`] and [`Encoder::map_value`] in one call.
     /// Derived code passes a constant (`const N: FieldName = FieldName::new("x")`).
-    #[inline]
+    // Inlined, the format sees the constant name and can fold the whole
+    // key into a few stores.
+    #[inline(always)]
     pub fn encode_field(&mut self, index: usize, name: FieldName) -> Result<()> {
         self.f.write_field(&mut self.w, index, name)
     }

@@ -1,7 +1,7 @@
 //! [`JsonEncoder`]: the encoding half of the JSON format driver.
 
 use crate::number::{F32_INT_LIMIT, F64_INT_LIMIT, fixed_as_is, format_float};
-use crate::{IntegerAsString, base64};
+use crate::{IntegerAsString, base64, digits};
 use codec_core::{EncodeFormat, Error, FieldName, Result, Time, Write, write_array_each};
 
 /// Go's zero `time.Time` (0001-01-01T00:00:00Z) in Unix seconds: written as `null`.
@@ -117,7 +117,11 @@ impl JsonEncoder {
         }
     }
 
-    #[inline]
+    /// A newline and the indentation of the current level. Out of line:
+    /// indented output is the rare case, and inlined into each item's
+    /// separator it made every one of them a large function with a full
+    /// prologue.
+    #[inline(never)]
     fn write_indent<W: Write>(&self, w: &mut W) -> Result<()> {
         let (unit, per) = if self.indent < 0 {
             (TABS, self.indent.unsigned_abs() as usize)
@@ -132,6 +136,21 @@ impl JsonEncoder {
             n -= k;
         }
         Ok(())
+    }
+
+    /// [`EncodeFormat::write_field`] with indentation or a name that needs
+    /// escaping: key, name and colon one at a time (out of line, so that
+    /// the plain case stays small enough to inline).
+    #[inline(never)]
+    fn write_field_general<W: Write>(
+        &mut self,
+        w: &mut W,
+        index: usize,
+        name: FieldName,
+    ) -> Result<()> {
+        self.write_map_key(w, index)?;
+        self.write_field_name(w, name.as_str())?;
+        self.write_map_value(w)
     }
 
     #[cold]
@@ -360,15 +379,23 @@ impl EncodeFormat for JsonEncoder {
 
     #[inline]
     fn write_i64<W: Write>(&mut self, w: &mut W, v: i64) -> Result<()> {
-        let mut b = itoa::Buffer::new();
         let q = self.quote_int(v.unsigned_abs() > 1 << 53);
+        if !q && !self.key {
+            digits::write_i64(w, v)?;
+            return self.end_value(w);
+        }
+        let mut b = itoa::Buffer::new();
         self.write_number(w, b.format(v).as_bytes(), q)
     }
 
     #[inline]
     fn write_u64<W: Write>(&mut self, w: &mut W, v: u64) -> Result<()> {
-        let mut b = itoa::Buffer::new();
         let q = self.quote_int(v > 1 << 53);
+        if !q && !self.key {
+            digits::write_u64(w, v)?;
+            return self.end_value(w);
+        }
+        let mut b = itoa::Buffer::new();
         self.write_number(w, b.format(v).as_bytes(), q)
     }
 
@@ -445,36 +472,45 @@ impl EncodeFormat for JsonEncoder {
 
     /// `,"name":` in one go when the name needs no escaping and there is
     /// no indentation (the usual case); the general path otherwise.
-    #[inline]
+    /// Inlined into derived code, where the name is a constant: the key's
+    /// bytes fold into one or two stores.
+    #[inline(always)]
     fn write_field<W: Write>(&mut self, w: &mut W, index: usize, name: FieldName) -> Result<()> {
         if self.indent != 0 || !name.is_plain() {
-            self.write_map_key(w, index)?;
-            self.write_field_name(w, name.as_str())?;
-            return self.write_map_value(w);
+            return self.write_field_general(w, index, name);
         }
+        // `,"name":` (or `"name":` first) assembled in registers:
+        // little-endian, so the first byte is the lowest.
         let len = name.as_str().len();
-        if let Some(word) = name.as_word()
-            && len <= 12
-        {
-            // `,"name":` (or `"name":` first) assembled in a register:
-            // little-endian, so the first byte is the lowest.
-            let (frame, at) = if index > 0 {
-                (0x222c_u128, 2)
-            } else {
-                (0x22, 1)
-            };
+        let (frame, at) = if index > 0 {
+            (0x222c_u128, 2)
+        } else {
+            (0x22, 1)
+        };
+        let Some(word) = name.as_word() else {
+            // Longer than 16 bytes.
+            w.reserve(len + 4);
+            w.write_word(frame.to_le_bytes(), at)?;
+            w.write_short(name.as_str().as_bytes())?;
+            return w.write_word(0x3a22_u128.to_le_bytes(), 2);
+        };
+        if at + len + 2 <= 16 {
             let key = frame | word << (8 * at) | 0x3a22_u128 << (8 * (at + len));
             return w.write_word(key.to_le_bytes(), at + len + 2);
         }
-        let name = name.as_str();
-        w.reserve(name.len() + 4);
-        if index > 0 {
-            w.write_all(b",\"")?;
+        // Two words: the first 16 bytes, then the one to four left over
+        // (the name's last bytes and the closing `":`, or part of it).
+        let head =
+            frame | word << (8 * at) | 0x3a22_u128.checked_shl(8 * (at + len) as u32).unwrap_or(0);
+        w.write_word(head.to_le_bytes(), 16)?;
+        let done = 16 - at;
+        let close = if len >= done {
+            0x3a22_u128 << (8 * (len - done))
         } else {
-            w.write_byte(b'"')?;
-        }
-        w.write_all(name.as_bytes())?;
-        w.write_all(b"\":")
+            0x3a22_u128 >> (8 * (done - len))
+        };
+        let tail = word >> (8 * done) | close;
+        w.write_word(tail.to_le_bytes(), at + len + 2 - 16)
     }
 
     #[inline]
@@ -612,6 +648,24 @@ mod tests {
             assert!(err.to_string().contains("not an array"), "{err}");
             e.write_map_key(&mut out, 0).unwrap();
             assert!(e.write_f32_array(&mut out, &[]).is_err());
+        }
+    }
+
+    #[test]
+    fn field_keys_of_every_length_are_as_the_general_path() {
+        const NAMES: &str = "abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJ";
+        for len in 1..=NAMES.len() {
+            let name = FieldName::new(&NAMES[..len]);
+            for index in [0, 1, 7] {
+                let mut e = JsonEncoder::new(&crate::JsonHandle::new());
+                let mut got = b"{".to_vec();
+                e.write_field(&mut got, index, name).unwrap();
+                let mut want = b"{".to_vec();
+                e.write_field_general(&mut want, index, name).unwrap();
+                assert_eq!(got, want, "{len} {index}");
+                let sep = if index > 0 { "," } else { "" };
+                assert_eq!(got, format!("{{{sep}\"{}\":", &NAMES[..len]).as_bytes());
+            }
         }
     }
 

@@ -104,6 +104,7 @@
 
 mod base64;
 mod decode;
+mod digits;
 mod encode;
 mod lemire;
 mod number;
