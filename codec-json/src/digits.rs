@@ -12,6 +12,7 @@
 use codec_core::{Result, Write};
 
 const E8: u64 = 100_000_000;
+const E15: u64 = 1_000_000_000_000_000;
 const E16: u64 = E8 * E8;
 const ASCII_ZEROS: u64 = 0x3030_3030_3030_3030;
 
@@ -92,7 +93,7 @@ pub(crate) fn write_i64<W: Write>(w: &mut W, v: i64) -> Result<()> {
     if v >= 0 {
         return write_u64(w, mag);
     }
-    if mag < E8 * 10_000_000 {
+    if mag < E15 {
         // Up to 15 digits: the sign shares the word.
         let (word, n) = up_to_sixteen(mag);
         let word = u128::from_le_bytes(word) << 8 | u128::from(b'-');
