@@ -305,29 +305,42 @@ impl JsonDecoder {
         Ok(number::short_int(r.fill_buf()?))
     }
 
-    /// A number that reaches the end of the reader's buffer: gather it first.
+    /// A number that reaches the end of the reader's buffer: gather it
+    /// first. Its errors point at its first byte, as from a slice.
     #[cold]
     fn read_num_slow<'de, R: Read<'de>>(&mut self, r: &mut R, f32: bool) -> Result<Num> {
+        let start = r.offset();
         self.num_buf.clear();
         loop {
             let buf = r.fill_buf()?;
             if buf.is_empty() {
                 break;
             }
-            let all = buf.len();
-            let run = buf.iter().position(|&b| !is_num_byte(b)).unwrap_or(all);
-            self.num_buf.extend_from_slice(&buf[..run]);
-            r.consume(run);
-            if self.num_buf.len() > 4096 {
-                return Err(syntax("number too long"));
+            let mut taken = 0;
+            let mut ended = false;
+            for &b in buf {
+                // A leading zero is a whole integer part: in "01" the
+                // number is "0" and the "1" is what follows it, as when
+                // the text is parsed in place.
+                let after_zero = matches!(&self.num_buf[..], b"0" | b"-0");
+                if !is_num_byte(b) || (after_zero && b.is_ascii_digit()) {
+                    ended = true;
+                    break;
+                }
+                self.num_buf.push(b);
+                taken += 1;
             }
-            if run < all {
+            r.consume(taken);
+            if self.num_buf.len() > 4096 {
+                return Err(syntax("number too long").at(start));
+            }
+            if ended {
                 break;
             }
         }
         number::parse_exact(&self.num_buf, f32).map_err(|e| match e.kind() {
-            ErrorKind::OutOfRange { .. } => e,
-            _ => syntax("invalid number"),
+            ErrorKind::OutOfRange { .. } => e.at(start),
+            _ => syntax("invalid number").at(start),
         })
     }
 

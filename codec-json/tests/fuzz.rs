@@ -258,3 +258,58 @@ fn numeric_targets_agree_between_fast_and_general_paths() {
     // Both outcomes are well represented.
     assert!(ok.iter().all(|&n| n > 3_000 && n < 27_000), "{ok:?}");
 }
+
+/// A malformed or out-of-range number is reported at its first byte with
+/// the same message whether the document comes from a slice or from a
+/// reader that hands it over in pieces (a reader gathers a number that
+/// reaches the end of its buffer before parsing it).
+#[test]
+fn number_errors_agree_between_slice_and_reader() {
+    fn check<T: for<'de> Decode<'de> + std::fmt::Debug>(h: &JsonHandle, input: &str) {
+        let want = from_slice::<T, _>(input.as_bytes(), h)
+            .expect_err(input)
+            .to_string();
+        for chunk in [1, 2, 7, 8192] {
+            let got = from_reader::<T, _, _>(
+                Chunked {
+                    data: input.as_bytes(),
+                    chunk,
+                },
+                h,
+            )
+            .expect_err(input)
+            .to_string();
+            assert_eq!(got, want, "{input:?} in chunks of {chunk}");
+        }
+    }
+    let h = JsonHandle::default();
+    for text in [
+        "1e400",
+        "-1e400",
+        "[1,-1e400]",
+        "{\"a\":1e999}",
+        "[0.5,1e309 ]",
+        "-",
+        "[-]",
+        "[1.]",
+        "[1.e5]",
+        "[01]",
+        "[-01]",
+        "[-0,00]",
+        "[1e]",
+        "[1e+]",
+        "[--1]",
+        "[1.5e]",
+    ] {
+        check::<Value>(&h, text);
+    }
+    for text in ["1e400", "[1,-1e400]", "[1.]", "[-]", "[1e]", "[1e99999]"] {
+        check::<Vec<f64>>(&h, text);
+    }
+    for text in ["[1,99999999999999999999]", "[1,-1]", "[1.5]", "[1.]", "[-]"] {
+        check::<Vec<u64>>(&h, text);
+    }
+    for text in ["[1e39]", "[-3.5e38]", "[1.]"] {
+        check::<Vec<f32>>(&h, text);
+    }
+}
