@@ -9,6 +9,9 @@ use codec_core::{
     DecodeFormat, Error, ErrorKind, Found, KeyStep, Kind, Read, Reference, Result, Seq, Time, Value,
 };
 
+/// The longest number gathered across reader buffers ("number too long" past it).
+const MAX_GATHERED_NUMBER: usize = 4096;
+
 /// A scalar read ahead by [`DecodeFormat::peek_kind`] and not yet handed out.
 #[derive(Debug, Clone)]
 enum Pending {
@@ -306,7 +309,9 @@ impl JsonDecoder {
     }
 
     /// A number that reaches the end of the reader's buffer: gather it
-    /// first. Its errors point at its first byte, as from a slice.
+    /// first (at most [`MAX_GATHERED_NUMBER`] bytes, checked byte by byte,
+    /// so a reader handing over a huge buffer cannot make it copy more).
+    /// Its errors point at its first byte, as from a slice.
     #[cold]
     fn read_num_slow<'de, R: Read<'de>>(&mut self, r: &mut R, f32: bool) -> Result<Num> {
         let start = r.offset();
@@ -327,13 +332,13 @@ impl JsonDecoder {
                     ended = true;
                     break;
                 }
+                if self.num_buf.len() == MAX_GATHERED_NUMBER {
+                    return Err(syntax("number too long").at(start));
+                }
                 self.num_buf.push(b);
                 taken += 1;
             }
             r.consume(taken);
-            if self.num_buf.len() > 4096 {
-                return Err(syntax("number too long").at(start));
-            }
             if ended {
                 break;
             }

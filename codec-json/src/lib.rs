@@ -65,9 +65,10 @@
 //!   invalid escapes, invalid UTF-8, control characters in strings, leading
 //!   zeros, trailing commas, comments, `NaN`/`Infinity` and trailing data.
 //!   Numbers that overflow `f64` (`1e400`) are an out-of-range error.
-//!   From an `io::Read`, a number that does not fit in the reader's buffer
-//!   is gathered into memory first, up to 4096 bytes; a longer one is the
-//!   error "number too long" (a slice has no such limit).
+//!   A number that reaches the end of the buffered input (from an
+//!   `io::Read`, one that crosses the reader's buffer; from a slice, one
+//!   that ends it) is gathered first, up to 4096 bytes; a longer one is the
+//!   error "number too long".
 //! - **128-bit integers** are written in full (valid JSON; ugorji has none)
 //!   and read exactly by `i128`/`u128` targets. Into [`codec_core::Value`] an
 //!   integer beyond the 64-bit ranges becomes `F64`, as in ugorji.

@@ -313,3 +313,37 @@ fn number_errors_agree_between_slice_and_reader() {
         check::<Vec<f32>>(&h, text);
     }
 }
+
+/// A number gathered across buffers (from a reader, or one that ends a
+/// slice) is bounded: 4096 bytes are read, one more is the error "number
+/// too long" at the number's first byte, however much the reader hands over
+/// at once (a slice hands over all of it).
+#[test]
+fn a_gathered_number_is_bounded() {
+    let h = JsonHandle::default();
+    let number = |bytes: usize| format!("0.{}", "1".repeat(bytes - 2));
+    assert!(from_slice::<f64, _>(number(4096).as_bytes(), &h).is_ok());
+    let array = format!("[{}]", number(4096));
+    let reader = Chunked {
+        data: array.as_bytes(),
+        chunk: 7,
+    };
+    assert!(from_reader::<Vec<f64>, _, _>(reader, &h).is_ok());
+    for bytes in [4097, 9000, 100_000] {
+        let err = from_slice::<f64, _>(number(bytes).as_bytes(), &h).unwrap_err();
+        assert_eq!(err.to_string(), "invalid input: number too long (byte 0)");
+        let array = format!("[{}]", number(bytes));
+        for chunk in [7, 4096] {
+            let reader = Chunked {
+                data: array.as_bytes(),
+                chunk,
+            };
+            let err = from_reader::<Vec<f64>, _, _>(reader, &h).unwrap_err();
+            assert_eq!(
+                err.to_string(),
+                "invalid input: number too long at [0] (byte 1)",
+                "{bytes} bytes in chunks of {chunk}"
+            );
+        }
+    }
+}
