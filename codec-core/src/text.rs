@@ -3,10 +3,17 @@
 //! [`str_from_utf8`] gives the same answer as [`std::str::from_utf8`], faster
 //! on what decoders see: short ASCII strings (`<[u8]>::is_ascii` reads a word
 //! at a time from the first byte, where `from_utf8` goes byte by byte until
-//! it reaches an aligned word), and text in other scripts, which a
-//! "shift DFA" checks at about one cycle per byte (see [`DFA`]).
+//! it reaches an aligned word), short text in other scripts, which a "shift
+//! DFA" checks at about one cycle per byte (see [`DFA`]), and longer text in
+//! other scripts, which `simdutf8` checks 32 or 64 bytes per step with the
+//! vector instructions the CPU has (detected at run time).
 
 use crate::error::{Error, ErrorKind, Result};
+
+/// Text that is not all ASCII goes to `simdutf8` from this length on;
+/// below it, starting its vector loop (a call through a pointer, a copy to
+/// a 64-byte block) costs more than the automaton's byte-per-cycle walk.
+const VECTOR_FROM: usize = 32;
 
 /// `bytes` as text, or [`ErrorKind::InvalidUtf8`].
 ///
@@ -14,7 +21,7 @@ use crate::error::{Error, ErrorKind, Result};
 /// mostly Japanese) this takes well under half the time of `from_utf8`.
 #[inline]
 pub fn str_from_utf8(bytes: &[u8]) -> Result<&str> {
-    if bytes.is_ascii() || is_utf8(bytes) {
+    if bytes.is_ascii() || (bytes.len() < VECTOR_FROM && is_utf8(bytes)) {
         #[allow(unsafe_code)]
         // SAFETY: `bytes` is valid UTF-8: it is ASCII, or `is_utf8` accepted
         // it, which accepts exactly what `std::str::from_utf8` accepts (the
@@ -22,6 +29,9 @@ pub fn str_from_utf8(bytes: &[u8]) -> Result<&str> {
         // every four-byte sequence with a valid three-byte prefix, and on
         // random text).
         return Ok(unsafe { std::str::from_utf8_unchecked(bytes) });
+    }
+    if bytes.len() >= VECTOR_FROM {
+        return simdutf8::basic::from_utf8(bytes).map_err(|_| Error::new(ErrorKind::InvalidUtf8));
     }
     Err(Error::new(ErrorKind::InvalidUtf8))
 }
