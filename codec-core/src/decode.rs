@@ -495,7 +495,7 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
     }
 
     /// Begins the next array item; false at the end of the array.
-    #[inline]
+    #[inline(always)]
     pub fn array_next(&mut self, seq: &mut Seq) -> Result<bool> {
         if seq.len.is_some_and(|n| seq.index >= n) {
             return Ok(false);

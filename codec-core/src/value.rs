@@ -524,7 +524,7 @@ fn decode_items<'de, R: Read<'de>, F: DecodeFormat>(
         d.array_end(seq)
     })();
     match res {
-        Ok(()) => Ok(d.value_stack.drain(start..).collect()),
+        Ok(()) => Ok(take_tail(&mut d.value_stack, start)),
         Err(e) => {
             d.value_stack.truncate(start);
             Err(e)
@@ -556,11 +556,27 @@ fn decode_entries<'de, R: Read<'de>, F: DecodeFormat>(
         d.map_end(seq)
     })();
     match res {
-        Ok(()) => Ok(d.entry_stack.drain(start..).collect()),
+        Ok(()) => Ok(take_tail(&mut d.entry_stack, start)),
         Err(e) => {
             d.entry_stack.truncate(start);
             Err(e)
         }
+    }
+}
+
+/// The items of `stack` from `start` on, moved into a `Vec` of their
+/// number with one copy (`collect` from a `Drain` moves them one at a
+/// time); `stack` keeps its buffer for the next container.
+#[inline]
+fn take_tail<T>(stack: &mut Vec<T>, start: usize) -> Vec<T> {
+    if start == 0 {
+        // `split_off(0)` would hand over the stack's own buffer, capacity
+        // and all, and leave the stack a new one.
+        let mut out = Vec::with_capacity(stack.len());
+        out.append(stack);
+        out
+    } else {
+        stack.split_off(start)
     }
 }
 
@@ -658,5 +674,26 @@ impl From<Time> for Value {
 impl<T: Into<Value>> From<Option<T>> for Value {
     fn from(v: Option<T>) -> Self {
         v.map_or(Value::Nil, Into::into)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn take_tail_moves_the_tail_and_keeps_the_stack() {
+        for start in [0, 1, 3, 5] {
+            let mut stack: Vec<Value> = (0..5u64).map(Value::Uint).collect();
+            stack.reserve(100);
+            let cap = stack.capacity();
+            let tail = take_tail(&mut stack, start);
+            let want: Vec<Value> = (start as u64..5).map(Value::Uint).collect();
+            assert_eq!(tail, want, "start {start}");
+            assert_eq!(tail.capacity(), tail.len(), "start {start}");
+            let kept: Vec<Value> = (0..start as u64).map(Value::Uint).collect();
+            assert_eq!(stack, kept, "start {start}");
+            assert_eq!(stack.capacity(), cap, "start {start}");
+        }
     }
 }
