@@ -21,19 +21,22 @@ const VECTOR_FROM: usize = 32;
 /// mostly Japanese) this takes well under half the time of `from_utf8`.
 #[inline]
 pub fn str_from_utf8(bytes: &[u8]) -> Result<&str> {
-    if bytes.is_ascii() || (bytes.len() < VECTOR_FROM && is_utf8(bytes)) {
-        #[allow(unsafe_code)]
-        // SAFETY: `bytes` is valid UTF-8: it is ASCII, or `is_utf8` accepted
-        // it, which accepts exactly what `std::str::from_utf8` accepts (the
-        // tests compare them on every sequence of up to three bytes, on
-        // every four-byte sequence with a valid three-byte prefix, and on
-        // random text).
-        return Ok(unsafe { std::str::from_utf8_unchecked(bytes) });
+    if !bytes.is_ascii() {
+        if bytes.len() >= VECTOR_FROM {
+            return simdutf8::basic::from_utf8(bytes)
+                .map_err(|_| Error::new(ErrorKind::InvalidUtf8));
+        }
+        if !is_utf8(bytes) {
+            return Err(Error::new(ErrorKind::InvalidUtf8));
+        }
     }
-    if bytes.len() >= VECTOR_FROM {
-        return simdutf8::basic::from_utf8(bytes).map_err(|_| Error::new(ErrorKind::InvalidUtf8));
-    }
-    Err(Error::new(ErrorKind::InvalidUtf8))
+    #[allow(unsafe_code)]
+    // SAFETY: `bytes` is valid UTF-8: it is ASCII, or `is_utf8` accepted
+    // it, which accepts exactly what `std::str::from_utf8` accepts (the
+    // tests compare them on every sequence of up to three bytes, on every
+    // four-byte sequence with a valid three-byte prefix, and on random
+    // text).
+    Ok(unsafe { std::str::from_utf8_unchecked(bytes) })
 }
 
 // States of the UTF-8 automaton, each the bit offset of its 6-bit field in
