@@ -4,7 +4,7 @@ use crate::encode::GO_ZERO_TIME_SECS;
 use crate::handle::CborHandle;
 use codec_core::{
     DecodeFormat, Error, ErrorKind, KeyStep, Kind, Read, Reference, Result, Seq, Time,
-    key_in_buffer,
+    float_array_in_buffer, key_in_buffer,
 };
 
 /// The decoding driver of [`CborHandle`].
@@ -732,6 +732,22 @@ impl DecodeFormat for CborDecoder {
             return Err(Error::out_of_range("f32", wide));
         }
         Ok(v)
+    }
+
+    /// A definite array of up to 23 doubles (`0x80 | n`, then `fb` items),
+    /// as written, untagged and all buffered. The driver keeps no state
+    /// between items, so nothing but the bytes is taken.
+    #[inline(always)]
+    fn read_f64_array<'de, R: Read<'de>>(&mut self, r: &mut R, out: &mut [f64]) -> Result<bool> {
+        let taken = float_array_in_buffer(r.fill_buf()?, out, (0x80, 23), 0xfb, f64::from_be_bytes);
+        Ok(taken.map(|n| r.consume(n)).is_some())
+    }
+
+    /// As `read_f64_array`, of singles (`fa` items).
+    #[inline(always)]
+    fn read_f32_array<'de, R: Read<'de>>(&mut self, r: &mut R, out: &mut [f32]) -> Result<bool> {
+        let taken = float_array_in_buffer(r.fill_buf()?, out, (0x80, 23), 0xfa, f32::from_be_bytes);
+        Ok(taken.map(|n| r.consume(n)).is_some())
     }
 
     /// A text string, or a byte string holding valid UTF-8 (as ugorji accepts).

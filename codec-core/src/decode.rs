@@ -797,13 +797,21 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
     /// limits, so both give the same result.
     #[inline]
     pub fn decode_f64_array<const N: usize>(&mut self) -> Result<[f64; N]> {
-        self.decode_float_array([0.0; N], |f, r, out| f.read_f64_array(r, out))
+        self.decode_float_array(
+            [0.0; N],
+            #[inline(always)]
+            |f, r, out| f.read_f64_array(r, out),
+        )
     }
 
     /// Reads `[f32; N]`, as [`Decoder::decode_f64_array`] does `[f64; N]`.
     #[inline]
     pub fn decode_f32_array<const N: usize>(&mut self) -> Result<[f32; N]> {
-        self.decode_float_array([0.0; N], |f, r, out| f.read_f32_array(r, out))
+        self.decode_float_array(
+            [0.0; N],
+            #[inline(always)]
+            |f, r, out| f.read_f32_array(r, out),
+        )
     }
 
     /// The two paths of [`Decoder::decode_f64_array`], with the driver's

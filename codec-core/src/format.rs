@@ -590,6 +590,38 @@ pub fn key_in_buffer<'de, R: Read<'de>, K>(
     Ok(KeyStep::Next)
 }
 
+/// The buffer part of [`DecodeFormat::read_f64_array`] (and
+/// `read_f32_array`) for a binary format whose short arrays are one head
+/// byte, `short_head | len` for a length up to `max_short`, and whose
+/// floats are a type byte `tag` then the value's `N` big-endian bytes
+/// (msgpack fixarray of `cb` items, CBOR `0x80 | len` of `fb` items):
+/// reads an array of `out.len()` such items from the start of `buf` into
+/// `out` and returns the bytes it took, or `None` (another layout, length
+/// or item type, or not all in `buf`; `out` may be partly written then).
+/// Inlined whole, so that the loop is unrolled for a constant length.
+#[inline(always)]
+pub fn float_array_in_buffer<T, const N: usize>(
+    buf: &[u8],
+    out: &mut [T],
+    (short_head, max_short): (u8, usize),
+    tag: u8,
+    from_be: fn([u8; N]) -> T,
+) -> Option<usize> {
+    let len = 1 + (N + 1) * out.len();
+    if out.len() > max_short || *buf.first()? != short_head | out.len() as u8 {
+        return None;
+    }
+    let items = buf.get(1..len)?;
+    for (slot, item) in out.iter_mut().zip(items.chunks_exact(N + 1)) {
+        let (&t, bits) = item.split_first()?;
+        if t != tag {
+            return None;
+        }
+        *slot = from_be(bits.try_into().ok()?);
+    }
+    Some(len)
+}
+
 /// Writes `items` as an array item by item: `write_array_start`, then
 /// `write_array_elem` and `write` per item, then `write_array_end`. The
 /// default of [`EncodeFormat::write_f64_array`] and `write_f32_array`, for a
@@ -699,5 +731,53 @@ mod field_name_tests {
             Some(u128::from_le_bytes(*b"abcdefghijklmnop"))
         );
         assert_eq!(FieldName::new("abcdefghijklmnopq").as_word(), None);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::float_array_in_buffer;
+
+    const SHORT: (u8, usize) = (0x90, 15);
+
+    #[test]
+    fn float_array_in_buffer_takes_only_the_plain_layout() {
+        let pair = [
+            0x92, 0xcb, 0x3f, 0xf8, 0, 0, 0, 0, 0, 0, 0xcb, 0, 0, 0, 0, 0, 0, 0, 0,
+        ];
+        let mut out = [9.0f64; 2];
+        let taken = float_array_in_buffer(&pair, &mut out, SHORT, 0xcb, f64::from_be_bytes);
+        assert_eq!((taken, out), (Some(19), [1.5, 0.0]));
+        // Bytes after the array are left alone.
+        let mut longer = pair.to_vec();
+        longer.push(0xc0);
+        assert_eq!(
+            float_array_in_buffer(&longer, &mut out, SHORT, 0xcb, f64::from_be_bytes),
+            Some(19)
+        );
+        // Truncated anywhere, another length, another item type: nothing taken.
+        for n in 0..pair.len() {
+            let got = float_array_in_buffer(&pair[..n], &mut out, SHORT, 0xcb, f64::from_be_bytes);
+            assert_eq!(got, None, "{n} bytes");
+        }
+        let mut three = [0.0f64; 3];
+        assert_eq!(
+            float_array_in_buffer(&pair, &mut three, SHORT, 0xcb, f64::from_be_bytes),
+            None
+        );
+        let mut other = pair;
+        other[10] = 0xca;
+        assert_eq!(
+            float_array_in_buffer(&other, &mut out, SHORT, 0xcb, f64::from_be_bytes),
+            None
+        );
+        // Longer than the short head holds: never taken.
+        let mut sixteen = [0.0f32; 16];
+        let mut big = vec![0x90 | 16u8];
+        big.extend([0xca, 0, 0, 0, 0].repeat(16));
+        assert_eq!(
+            float_array_in_buffer(&big, &mut sixteen, SHORT, 0xca, f32::from_be_bytes),
+            None
+        );
     }
 }

@@ -4,7 +4,7 @@ use crate::MsgpackHandle;
 use crate::spec::*;
 use codec_core::{
     DecodeFormat, Error, ErrorKind, Found, KeyStep, Kind, Read, Reference, Result, Seq, Time,
-    be_uint, key_in_buffer,
+    be_uint, float_array_in_buffer, key_in_buffer,
 };
 
 /// The MessagePack [`DecodeFormat`]: reads every format byte of the spec.
@@ -276,33 +276,8 @@ impl MsgpackDecoder {
     }
 }
 
-/// Reads a fixarray of `out.len()` items, each `tag` and its big-endian
-/// bits, from the start of `buf` into `out`; the bytes it took, or `None`
-/// (another layout, or not all in `buf`; `out` may be partly written).
-#[inline(always)]
-fn float_array<T, const N: usize>(
-    buf: &[u8],
-    out: &mut [T],
-    tag: u8,
-    from_be: fn([u8; N]) -> T,
-) -> Option<usize> {
-    let len = 1 + (N + 1) * out.len();
-    if out.len() > 15 || *buf.first()? != FIXARRAY | out.len() as u8 {
-        return None;
-    }
-    let items = buf.get(1..len)?;
-    for (slot, item) in out.iter_mut().zip(items.chunks_exact(N + 1)) {
-        let (&t, bits) = item.split_first()?;
-        if t != tag {
-            return None;
-        }
-        *slot = from_be(bits.try_into().ok()?);
-    }
-    Some(len)
-}
-
 impl MsgpackDecoder {
-    /// Consumes an array [`float_array`] read, with `array_begin`'s effect
+    /// Consumes an array [`float_array_in_buffer`] read, with `array_begin`'s effect
     /// on the decoder's state.
     #[inline(always)]
     fn take_array<'de, R: Read<'de>>(&mut self, r: &mut R, taken: Option<usize>) -> Result<bool> {
@@ -421,16 +396,28 @@ impl DecodeFormat for MsgpackDecoder {
     }
 
     /// A fixarray of float64s (`cb`), as written, all buffered.
-    #[inline]
+    #[inline(always)]
     fn read_f64_array<'de, R: Read<'de>>(&mut self, r: &mut R, out: &mut [f64]) -> Result<bool> {
-        let taken = float_array(r.fill_buf()?, out, FLOAT64, f64::from_be_bytes);
+        let taken = float_array_in_buffer(
+            r.fill_buf()?,
+            out,
+            (FIXARRAY, 15),
+            FLOAT64,
+            f64::from_be_bytes,
+        );
         self.take_array(r, taken)
     }
 
     /// A fixarray of float32s (`ca`), as written, all buffered.
-    #[inline]
+    #[inline(always)]
     fn read_f32_array<'de, R: Read<'de>>(&mut self, r: &mut R, out: &mut [f32]) -> Result<bool> {
-        let taken = float_array(r.fill_buf()?, out, FLOAT32, f32::from_be_bytes);
+        let taken = float_array_in_buffer(
+            r.fill_buf()?,
+            out,
+            (FIXARRAY, 15),
+            FLOAT32,
+            f32::from_be_bytes,
+        );
         self.take_array(r, taken)
     }
 

@@ -363,6 +363,58 @@ fn json_float_arrays_with_whitespace_and_odd_numbers() {
     assert_eq!(v, [1.5, -2e-3]);
 }
 
+/// CBOR layouts next to the one the one-step path takes (`0x80 | n`, then
+/// `fb` or `fa` items): tags before the array or an item, indefinite
+/// arrays, a length in a following byte, half floats, integers, mixed
+/// widths, with the default handle and one that skips unexpected tags.
+#[test]
+fn cbor_float_arrays_in_other_layouts() {
+    let one = "fb3ff8000000000000"; // 1.5
+    let two = "fbc004000000000000"; // -2.5
+    let texts = [
+        format!("82{one}{two}"),
+        format!("c682{one}{two}"),
+        format!("d9d9f782{one}{two}"),
+        format!("82c6{one}{two}"),
+        format!("9f{one}{two}ff"),
+        format!("9f{one}ff"),
+        format!("9f{one}{two}"),
+        format!("9818{one}{two}"),
+        format!("9802{one}{two}"),
+        format!("82{one}f93e00"),
+        format!("82fa3fc00000{two}"),
+        "82fa3fc00000fa7fc00001".to_string(),
+        "83fa3fc00000fac0200000fa00000001".to_string(),
+        format!("82{one}01"),
+        format!("8220{one}"),
+        format!("82{one}f6"),
+        format!("81{one}"),
+        format!("83{one}{two}{one}"),
+        format!("82{one}fb3ff80000"),
+        "80".to_string(),
+        "a0".to_string(),
+    ];
+    let hs: [AnyHandle; 2] = [
+        codec::CborHandle::new().into(),
+        codec::CborHandle::new().skip_unexpected_tags(true).into(),
+    ];
+    for h in &hs {
+        for t in &texts {
+            let bytes: Vec<u8> = (0..t.len())
+                .step_by(2)
+                .map(|i| u8::from_str_radix(&t[i..i + 2], 16).unwrap())
+                .collect();
+            all_shapes(h, &bytes);
+        }
+    }
+    let h = &hs[0];
+    let bytes = h.to_vec(&[1.5f64, -2.5]).unwrap();
+    assert_eq!(h.from_slice::<[f64; 2]>(&bytes).unwrap(), [1.5, -2.5]);
+    let bytes = h.to_vec(&[1.5f32, -2.5, 0.25]).unwrap();
+    assert_eq!(bytes[0], 0x83);
+    assert_eq!(h.from_slice::<[f32; 3]>(&bytes).unwrap(), [1.5, -2.5, 0.25]);
+}
+
 /// Random damage to encoded float arrays (a byte changed, dropped or
 /// doubled): the one-step path and the general one still agree, value or
 /// error, from a slice and from a reader.
