@@ -1,7 +1,7 @@
 //! [`CborEncoder`]: the encoding half of the CBOR driver.
 
 use crate::handle::CborHandle;
-use codec_core::{EncodeFormat, Error, Result, Time, Write};
+use codec_core::{EncodeFormat, Error, FieldName, Result, Time, Write};
 
 /// Major types, already shifted into the top three bits.
 pub(crate) const UINT: u8 = 0x00;
@@ -55,12 +55,20 @@ impl CborEncoder {
     }
 }
 
-/// Writes a head: major type `major` (shifted) with argument `v`, shortest form.
-#[inline]
+/// Writes a head: major type `major` (shifted) with argument `v`, shortest
+/// form; the one-byte form inline, the rest out of line.
+#[inline(always)]
 pub(crate) fn write_head<W: Write>(w: &mut W, major: u8, v: u64) -> Result<()> {
     if v < 24 {
-        w.write_byte(major | v as u8)
-    } else if v <= 0xff {
+        return w.write_byte(major | v as u8);
+    }
+    write_head_long(w, major, v)
+}
+
+/// [`write_head`] for an argument of 24 or more.
+#[inline(never)]
+fn write_head_long<W: Write>(w: &mut W, major: u8, v: u64) -> Result<()> {
+    if v <= 0xff {
         w.write_all(&[major | 24, v as u8])
     } else if v <= 0xffff {
         let b = (v as u16).to_be_bytes();
@@ -238,6 +246,21 @@ impl EncodeFormat for CborEncoder {
         self.write_string(w, TEXT, v.as_bytes(), true)
     }
 
+    /// A struct field's name: a definite text of up to 15 bytes is written
+    /// with its head in one word, a longer name as `write_str` writes it
+    /// (the name is a constant in derived code: one branch remains).
+    #[inline(always)]
+    fn write_field<W: Write>(&mut self, w: &mut W, _index: usize, name: FieldName) -> Result<()> {
+        let len = name.as_str().len();
+        if !self.indefinite
+            && len < 16
+            && let Some((word, n)) = name.with_head(u32::from(TEXT | len as u8), 1)
+        {
+            return w.write_word(word, n);
+        }
+        self.write_str(w, name.as_str())
+    }
+
     #[inline]
     fn write_bytes<W: Write>(&mut self, w: &mut W, v: &[u8]) -> Result<()> {
         self.write_string(w, BYTES, v, false)
@@ -347,6 +370,25 @@ mod tests {
         let mut out = Vec::new();
         f(&mut e, &mut out).unwrap();
         out
+    }
+
+    #[test]
+    fn field_names_of_every_length_are_as_the_general_path() {
+        const NAMES: &str = "abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJé";
+        for indefinite in [false, true] {
+            let h = CborHandle::default().indefinite_length(indefinite);
+            for end in (0..=NAMES.len()).filter(|&n| NAMES.is_char_boundary(n)) {
+                let name = FieldName::new(&NAMES[..end]);
+                let got = enc(&h, |e, w| e.write_field(w, 3, name));
+                let want = enc(&h, |e, w| {
+                    e.write_map_key(w, 3)?;
+                    e.write_field_name(w, name.as_str())?;
+                    e.write_map_value(w)
+                });
+                assert_eq!(got, want, "{end} indefinite={indefinite}");
+                assert_eq!(got, enc(&h, |e, w| e.write_str(w, name.as_str())));
+            }
+        }
     }
 
     #[test]

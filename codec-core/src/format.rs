@@ -692,6 +692,29 @@ impl FieldName {
         self.name
     }
 
+    /// The name after a binary format's text header of `head_len` bytes
+    /// (`head`, first byte lowest), as one little-endian word for
+    /// [`Write::write_word`] and the number of its bytes to keep, when
+    /// both fit in 16 bytes; `None` otherwise (`head_len` above 4 too).
+    ///
+    /// ```
+    /// use codec_core::FieldName;
+    /// const ID: FieldName = FieldName::new("id");
+    /// let (word, n) = ID.with_head(0xa2, 1).unwrap(); // msgpack fixstr of 2
+    /// assert_eq!(&word[..n], b"\xa2id");
+    /// assert_eq!(FieldName::new("sixteen_bytes_xx").with_head(0xb0, 1), None);
+    /// ```
+    #[inline(always)]
+    #[must_use]
+    pub const fn with_head(self, head: u32, head_len: usize) -> Option<([u8; 16], usize)> {
+        let n = head_len + self.name.len();
+        if head_len > 4 || n > 16 {
+            return None;
+        }
+        let word = head as u128 | self.head << (8 * head_len);
+        Some((word.to_le_bytes(), n))
+    }
+
     /// True when every byte of the name is printable ASCII other than `"`,
     /// `\`, `<`, `>` and `&`: a text format writes it between quotes as is,
     /// whatever its escaping options.

@@ -2,7 +2,7 @@
 
 use crate::MsgpackHandle;
 use crate::spec::*;
-use codec_core::{EncodeFormat, Error, Result, Time, Write};
+use codec_core::{EncodeFormat, Error, FieldName, Result, Time, Write};
 
 /// The MessagePack [`EncodeFormat`]: writes items with the smallest encoding
 /// ugorji's `MsgpackHandle` would choose under the same options.
@@ -84,12 +84,20 @@ impl MsgpackEncoder {
         }
     }
 
-    /// Writes the smallest header of family `f` for `len`.
-    #[inline]
+    /// Writes the smallest header of family `f` for `len`: the one-byte
+    /// fix form inline (`f` is a constant at every call), the rest out of line.
+    #[inline(always)]
     fn header<W: Write>(w: &mut W, f: &Family, len: usize) -> Result<()> {
         if len < f.fix_cutoff {
-            w.write_byte(f.fix_min | len as u8)
-        } else if f.b8 != 0 && len < 256 {
+            return w.write_byte(f.fix_min | len as u8);
+        }
+        Self::header_long(w, f, len)
+    }
+
+    /// [`header`](Self::header) beyond the fix form.
+    #[inline(never)]
+    fn header_long<W: Write>(w: &mut W, f: &Family, len: usize) -> Result<()> {
+        if f.b8 != 0 && len < 256 {
             w.write_all(&[f.b8, len as u8])
         } else if len < 65_536 {
             let b = (len as u16).to_be_bytes();
@@ -99,6 +107,23 @@ impl MsgpackEncoder {
             w.write_all(&[f.b32, b[0], b[1], b[2], b[3]])
         } else {
             Err(too_long(f.what, len))
+        }
+    }
+
+    /// [`write_u64`](EncodeFormat::write_u64) beyond a fixint.
+    #[inline(never)]
+    fn write_u64_long<W: Write>(&mut self, w: &mut W, v: u64) -> Result<()> {
+        if v <= u64::from(u8::MAX) {
+            w.write_all(&[UINT8, v as u8])
+        } else if v <= u64::from(u16::MAX) {
+            let b = (v as u16).to_be_bytes();
+            w.write_all(&[UINT16, b[0], b[1]])
+        } else if v <= u64::from(u32::MAX) {
+            let b = (v as u32).to_be_bytes();
+            w.write_all(&[UINT32, b[0], b[1], b[2], b[3]])
+        } else {
+            let b = v.to_be_bytes();
+            w.write_all(&[UINT64, b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]])
         }
     }
 
@@ -185,27 +210,13 @@ impl EncodeFormat for MsgpackEncoder {
         }
     }
 
-    /// Unsigned Rust types: fixint up to 127, then `cc`/`cd`/`ce`/`cf`.
-    #[inline]
+    /// Unsigned Rust types: fixint up to 127 (inline), then `cc`/`cd`/`ce`/`cf`.
+    #[inline(always)]
     fn write_u64<W: Write>(&mut self, w: &mut W, v: u64) -> Result<()> {
-        if v <= u64::from(POS_FIXINT_MAX) {
-            if self.no_fixed_num {
-                w.write_all(&[UINT8, v as u8])
-            } else {
-                w.write_byte(v as u8)
-            }
-        } else if v <= u64::from(u8::MAX) {
-            w.write_all(&[UINT8, v as u8])
-        } else if v <= u64::from(u16::MAX) {
-            let b = (v as u16).to_be_bytes();
-            w.write_all(&[UINT16, b[0], b[1]])
-        } else if v <= u64::from(u32::MAX) {
-            let b = (v as u32).to_be_bytes();
-            w.write_all(&[UINT32, b[0], b[1], b[2], b[3]])
-        } else {
-            let b = v.to_be_bytes();
-            w.write_all(&[UINT64, b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]])
+        if v <= u64::from(POS_FIXINT_MAX) && !self.no_fixed_num {
+            return w.write_byte(v as u8);
         }
+        self.write_u64_long(w, v)
     }
 
     /// Always float32 (`ca`): no narrowing or widening, `-0.0` kept.
@@ -227,6 +238,20 @@ impl EncodeFormat for MsgpackEncoder {
     fn write_str<W: Write>(&mut self, w: &mut W, v: &str) -> Result<()> {
         Self::header(w, self.str_family(), v.len())?;
         w.write_all(v.as_bytes())
+    }
+
+    /// A struct field's name: a fixstr of up to 15 bytes is written with
+    /// its header in one word, a longer name as `write_str` writes it
+    /// (the name is a constant in derived code: one branch remains).
+    #[inline(always)]
+    fn write_field<W: Write>(&mut self, w: &mut W, _index: usize, name: FieldName) -> Result<()> {
+        let len = name.as_str().len();
+        if len < 16
+            && let Some((word, n)) = name.with_head(u32::from(FIXSTR | len as u8), 1)
+        {
+            return w.write_word(word, n);
+        }
+        self.write_str(w, name.as_str())
     }
 
     /// bin8/16/32 with `write_ext` (an empty one is `c4 00`); otherwise the
@@ -308,6 +333,25 @@ mod tests {
         let mut out = Vec::new();
         f(&mut e, &mut out).unwrap();
         out
+    }
+
+    #[test]
+    fn field_names_of_every_length_are_as_the_general_path() {
+        const NAMES: &str = "abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJé";
+        for ext in [true, false] {
+            let h = MsgpackHandle::default().write_ext(ext);
+            for end in (0..=NAMES.len()).filter(|&n| NAMES.is_char_boundary(n)) {
+                let name = codec_core::FieldName::new(&NAMES[..end]);
+                let got = enc(&h, |e, w| e.write_field(w, 3, name));
+                let want = enc(&h, |e, w| {
+                    e.write_map_key(w, 3)?;
+                    e.write_field_name(w, name.as_str())?;
+                    e.write_map_value(w)
+                });
+                assert_eq!(got, want, "{end} ext={ext}");
+                assert_eq!(got, enc(&h, |e, w| e.write_str(w, name.as_str())));
+            }
+        }
     }
 
     #[test]

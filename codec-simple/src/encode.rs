@@ -3,7 +3,7 @@
 use crate::{
     BASE_ARRAY, BASE_BYTES, BASE_EXT, BASE_MAP, BASE_STRING, GO_ZERO_UNIX, NIL, UNIX_TO_GO_SECS,
 };
-use codec_core::{EncodeFormat, Error, Result, Time, Write};
+use codec_core::{EncodeFormat, Error, FieldName, Result, Time, Write};
 
 /// Writes Simple.
 #[derive(Debug, Clone, Default)]
@@ -32,13 +32,21 @@ impl SimpleEncoder {
 
 /// Writes a container header: `base` for length 0, else `base + code` and the
 /// length in 1, 2, 4 or 8 bytes (simple §4).
-#[inline]
+#[inline(always)]
 pub(crate) fn header<W: Write>(w: &mut W, base: u8, len: u64) -> Result<()> {
     if len == 0 {
         w.write_byte(base)
     } else if len <= 0xFF {
         w.write_all(&[base + 1, len as u8])
-    } else if len <= 0xFFFF {
+    } else {
+        header_long(w, base, len)
+    }
+}
+
+/// [`header`] for a length above 255.
+#[inline(never)]
+fn header_long<W: Write>(w: &mut W, base: u8, len: u64) -> Result<()> {
+    if len <= 0xFFFF {
         let [a, b] = (len as u16).to_be_bytes();
         w.write_all(&[base + 2, a, b])
     } else if len <= 0xFFFF_FFFF {
@@ -170,6 +178,30 @@ impl EncodeFormat for SimpleEncoder {
         w.write_all(name.as_bytes())
     }
 
+    /// A struct field's name (the bytes of the default): a name of up to
+    /// 14 bytes is written with its header in one word, a longer one as
+    /// its header and its bytes (constant sizes in derived code, where the
+    /// name is a constant and only one branch remains).
+    #[inline(always)]
+    fn write_field<W: Write>(&mut self, w: &mut W, _index: usize, name: FieldName) -> Result<()> {
+        self.in_key = false;
+        let len = name.as_str().len();
+        let (head, head_len) = match len {
+            0 => (u32::from(BASE_STRING), 1),
+            _ => (u32::from(BASE_STRING + 1) | (len as u32 & 0xff) << 8, 2),
+        };
+        if len < 15
+            && let Some((word, n)) = name.with_head(head, head_len)
+        {
+            return w.write_word(word, n);
+        }
+        if len < 256 {
+            w.write_all(&[BASE_STRING + 1, len as u8])?;
+            return w.write_all(name.as_str().as_bytes());
+        }
+        self.write_field_name(w, name.as_str())
+    }
+
     #[inline]
     fn write_bytes<W: Write>(&mut self, w: &mut W, v: &[u8]) -> Result<()> {
         header(w, BASE_BYTES, v.len() as u64)?;
@@ -249,6 +281,29 @@ mod tests {
         let mut e = SimpleEncoder::new(zero_as_nil);
         f(&mut e, &mut out).unwrap();
         out
+    }
+
+    #[test]
+    fn field_names_of_every_length_are_as_the_general_path() {
+        const NAMES: &str = "abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJé";
+        for zero_as_nil in [false, true] {
+            for end in (0..=NAMES.len()).filter(|&n| NAMES.is_char_boundary(n)) {
+                let name = FieldName::new(&NAMES[..end]);
+                // The value after the name ("" is nil with `zero_as_nil`
+                // outside key position) shows the state it leaves.
+                let got = enc(zero_as_nil, |e, w| {
+                    e.write_field(w, 3, name)?;
+                    e.write_str(w, "")
+                });
+                let want = enc(zero_as_nil, |e, w| {
+                    e.write_map_key(w, 3)?;
+                    e.write_field_name(w, name.as_str())?;
+                    e.write_map_value(w)?;
+                    e.write_str(w, "")
+                });
+                assert_eq!(got, want, "{end} zero_as_nil={zero_as_nil}");
+            }
+        }
     }
 
     #[test]
