@@ -110,21 +110,11 @@ impl MsgpackEncoder {
         }
     }
 
-    /// [`write_u64`](EncodeFormat::write_u64) beyond a fixint.
+    /// A `cf` (uint64) item, for [`write_u64`](EncodeFormat::write_u64).
     #[inline(never)]
-    fn write_u64_long<W: Write>(&mut self, w: &mut W, v: u64) -> Result<()> {
-        if v <= u64::from(u8::MAX) {
-            w.write_all(&[UINT8, v as u8])
-        } else if v <= u64::from(u16::MAX) {
-            let b = (v as u16).to_be_bytes();
-            w.write_all(&[UINT16, b[0], b[1]])
-        } else if v <= u64::from(u32::MAX) {
-            let b = (v as u32).to_be_bytes();
-            w.write_all(&[UINT32, b[0], b[1], b[2], b[3]])
-        } else {
-            let b = v.to_be_bytes();
-            w.write_all(&[UINT64, b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]])
-        }
+    fn write_uint64<W: Write>(w: &mut W, v: u64) -> Result<()> {
+        let b = v.to_be_bytes();
+        w.write_all(&[UINT64, b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]])
     }
 
     /// The family for text, by spec level.
@@ -210,13 +200,23 @@ impl EncodeFormat for MsgpackEncoder {
         }
     }
 
-    /// Unsigned Rust types: fixint up to 127 (inline), then `cc`/`cd`/`ce`/`cf`.
+    /// Unsigned Rust types: fixint up to 127, then `cc`/`cd`/`ce` inline
+    /// and `cf` out of line.
     #[inline(always)]
     fn write_u64<W: Write>(&mut self, w: &mut W, v: u64) -> Result<()> {
         if v <= u64::from(POS_FIXINT_MAX) && !self.no_fixed_num {
-            return w.write_byte(v as u8);
+            w.write_byte(v as u8)
+        } else if v <= u64::from(u8::MAX) {
+            w.write_all(&[UINT8, v as u8])
+        } else if v <= u64::from(u16::MAX) {
+            let b = (v as u16).to_be_bytes();
+            w.write_all(&[UINT16, b[0], b[1]])
+        } else if v <= u64::from(u32::MAX) {
+            let b = (v as u32).to_be_bytes();
+            w.write_all(&[UINT32, b[0], b[1], b[2], b[3]])
+        } else {
+            Self::write_uint64(w, v)
         }
-        self.write_u64_long(w, v)
     }
 
     /// Always float32 (`ca`): no narrowing or widening, `-0.0` kept.
