@@ -417,6 +417,35 @@ impl JsonDecoder {
         Ok(kind)
     }
 
+    /// [`DecodeFormat::peek_kind`] after its inline cases: anything pending,
+    /// strings (a quoted key may be classified by its content), literals,
+    /// numbers (read here and kept pending) and errors.
+    #[inline(never)]
+    fn peek_kind_other<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<Kind> {
+        if let Some(p) = &self.pending {
+            return Ok(match p {
+                Pending::Num(n) => n.kind(self.prefer_float),
+                Pending::Bool(_) => Kind::Bool,
+                Pending::Str => Kind::Str,
+            });
+        }
+        let b = next_token(r)?;
+        Ok(match b {
+            b'"' if self.in_key && self.parse_quoted_keys => return self.classify_quoted_key(r),
+            b'"' => Kind::Str,
+            b'{' => Kind::Map,
+            b'[' => Kind::Array,
+            b't' | b'f' => Kind::Bool,
+            b'n' => Kind::Nil,
+            b'-' | b'0'..=b'9' => {
+                let n = self.read_num(r, false)?;
+                self.pending = Some(Pending::Num(n));
+                n.kind(self.prefer_float)
+            }
+            _ => return Err(unexpected(b, "a value")),
+        })
+    }
+
     /// Skips one value without building it, iteratively (no recursion).
     fn skip_value<'de, R: Read<'de>>(
         &mut self,
@@ -534,30 +563,20 @@ impl DecodeFormat for JsonDecoder {
     /// numbers are Uint when non-negative integers, Int when negative,
     /// Float64 with a fraction or exponent or beyond 64 bits (ugorji; all
     /// Float64 with `prefer_float`). A number is read here and kept for the next `read_*`.
-    #[inline]
+    ///
+    /// `{`, `[` and `null` (a derived struct asks before each map) inline,
+    /// the rest out of line ([`JsonDecoder::peek_kind_other`]).
+    #[inline(always)]
     fn peek_kind<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<Kind> {
-        if let Some(p) = &self.pending {
-            return Ok(match p {
-                Pending::Num(n) => n.kind(self.prefer_float),
-                Pending::Bool(_) => Kind::Bool,
-                Pending::Str => Kind::Str,
-            });
-        }
-        let b = next_token(r)?;
-        Ok(match b {
-            b'"' if self.in_key && self.parse_quoted_keys => return self.classify_quoted_key(r),
-            b'"' => Kind::Str,
-            b'{' => Kind::Map,
-            b'[' => Kind::Array,
-            b't' | b'f' => Kind::Bool,
-            b'n' => Kind::Nil,
-            b'-' | b'0'..=b'9' => {
-                let n = self.read_num(r, false)?;
-                self.pending = Some(Pending::Num(n));
-                n.kind(self.prefer_float)
+        if self.pending.is_none() {
+            match peek_token(r)? {
+                Some(b'{') => return Ok(Kind::Map),
+                Some(b'[') => return Ok(Kind::Array),
+                Some(b'n') => return Ok(Kind::Nil),
+                _ => {}
             }
-            _ => return Err(unexpected(b, "a value")),
-        })
+        }
+        self.peek_kind_other(r)
     }
 
     /// Numbers, strings and the three literals go straight into the
