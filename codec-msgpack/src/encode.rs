@@ -341,7 +341,7 @@ mod tests {
         for ext in [true, false] {
             let h = MsgpackHandle::default().write_ext(ext);
             for end in (0..=NAMES.len()).filter(|&n| NAMES.is_char_boundary(n)) {
-                let name = codec_core::FieldName::new(&NAMES[..end]);
+                let name = FieldName::new(&NAMES[..end]);
                 let got = enc(&h, |e, w| e.write_field(w, 3, name));
                 let want = enc(&h, |e, w| {
                     e.write_map_key(w, 3)?;
@@ -402,8 +402,12 @@ mod tests {
             (0, &[0x00]),
             (127, &[0x7f]),
             (128, &[0xcc, 0x80]),
+            (255, &[0xcc, 0xff]),
             (256, &[0xcd, 0x01, 0x00]),
+            (65535, &[0xcd, 0xff, 0xff]),
             (65536, &[0xce, 0, 1, 0, 0]),
+            (u64::from(u32::MAX), &[0xce, 0xff, 0xff, 0xff, 0xff]),
+            (1 << 32, &[0xcf, 0, 0, 0, 1, 0, 0, 0, 0]),
             (
                 u64::MAX,
                 &[0xcf, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff],
