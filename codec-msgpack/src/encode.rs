@@ -336,25 +336,6 @@ mod tests {
     }
 
     #[test]
-    fn field_names_of_every_length_are_as_the_general_path() {
-        const NAMES: &str = "abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJé";
-        for ext in [true, false] {
-            let h = MsgpackHandle::default().write_ext(ext);
-            for end in (0..=NAMES.len()).filter(|&n| NAMES.is_char_boundary(n)) {
-                let name = FieldName::new(&NAMES[..end]);
-                let got = enc(&h, |e, w| e.write_field(w, 3, name));
-                let want = enc(&h, |e, w| {
-                    e.write_map_key(w, 3)?;
-                    e.write_field_name(w, name.as_str())?;
-                    e.write_map_value(w)
-                });
-                assert_eq!(got, want, "{end} ext={ext}");
-                assert_eq!(got, enc(&h, |e, w| e.write_str(w, name.as_str())));
-            }
-        }
-    }
-
-    #[test]
     fn signed_integers_follow_ugorji() {
         let h = MsgpackHandle::default();
         let cases: &[(i64, &[u8])] = &[
