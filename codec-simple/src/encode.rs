@@ -171,7 +171,9 @@ impl EncodeFormat for SimpleEncoder {
         w.write_all(v.as_bytes())
     }
 
-    #[inline]
+    /// The header's short forms are inline, so a constant name of up to
+    /// 255 bytes becomes constant-sized stores where this is inlined.
+    #[inline(always)]
     fn write_field_name<W: Write>(&mut self, w: &mut W, name: &'static str) -> Result<()> {
         // Always in key position: never nil.
         header(w, BASE_STRING, name.len() as u64)?;
@@ -179,9 +181,9 @@ impl EncodeFormat for SimpleEncoder {
     }
 
     /// A struct field's name (the bytes of the default): a name of up to
-    /// 14 bytes is written with its header in one word, a longer one as
-    /// its header and its bytes (constant sizes in derived code, where the
-    /// name is a constant and only one branch remains).
+    /// 14 bytes is written with its header in one word, a longer one by
+    /// `write_field_name` (derived code passes a constant name, so only one
+    /// branch remains).
     #[inline(always)]
     fn write_field<W: Write>(&mut self, w: &mut W, _index: usize, name: FieldName) -> Result<()> {
         self.in_key = false;
@@ -194,10 +196,6 @@ impl EncodeFormat for SimpleEncoder {
             && let Some((word, n)) = name.with_head(head, head_len)
         {
             return w.write_word(word, n);
-        }
-        if len < 256 {
-            w.write_all(&[BASE_STRING + 1, len as u8])?;
-            return w.write_all(name.as_str().as_bytes());
         }
         self.write_field_name(w, name.as_str())
     }
