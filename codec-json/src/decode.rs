@@ -3,7 +3,7 @@
 
 use crate::base64;
 use crate::encode::GO_ZERO_TIME_SECS;
-use crate::number::{self, Num, Parsed, is_num_byte};
+use crate::number::{self, Grammar, Num, Parsed, is_num_byte};
 use crate::scan::{find_non_ws, find_string_stop, is_ws};
 use codec_core::{
     DecodeFormat, Error, ErrorKind, Found, KeyStep, Kind, Read, Reference, Result, Seq, Time, Value,
@@ -501,9 +501,7 @@ impl JsonDecoder {
                 b't' => expect_literal(r, b"true")?,
                 b'f' => expect_literal(r, b"false")?,
                 b'n' => expect_literal(r, b"null")?,
-                b'-' | b'0'..=b'9' => {
-                    self.read_num(r, false)?;
-                }
+                b'-' | b'0'..=b'9' => skip_number(r)?,
                 _ => return Err(unexpected(b, "a value")),
             }
             // A value ended: continue or close the open containers.
@@ -527,6 +525,31 @@ impl JsonDecoder {
                 }
             }
         }
+    }
+}
+
+/// Skips a number, checking its grammar only ([`Grammar`]): its value is
+/// not needed, so neither its range nor (from a reader) its length is
+/// limited. An error points at the number's first byte.
+fn skip_number<'de, R: Read<'de>>(r: &mut R) -> Result<()> {
+    let start = r.offset();
+    let mut state = Grammar::Start;
+    loop {
+        let buf = r.fill_buf()?;
+        if buf.is_empty() {
+            break;
+        }
+        let (taken, next, ended) = state.scan(buf);
+        r.consume(taken);
+        state = next;
+        if ended {
+            break;
+        }
+    }
+    if state.complete() {
+        Ok(())
+    } else {
+        Err(syntax("invalid number").at(start))
     }
 }
 
@@ -565,7 +588,7 @@ impl DecodeFormat for JsonDecoder {
     /// Float64 with `prefer_float`). A number is read here and kept for the next `read_*`.
     ///
     /// `{`, `[` and `null` (a derived struct asks before each map) inline,
-    /// the rest out of line ([`JsonDecoder::peek_kind_other`]).
+    /// the rest out of line (`peek_kind_other`).
     #[inline(always)]
     fn peek_kind<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<Kind> {
         if self.pending.is_none() {

@@ -64,11 +64,14 @@
 //!   U+FFFD (and can swallow the next character); we reject lone surrogates,
 //!   invalid escapes, invalid UTF-8, control characters in strings, leading
 //!   zeros, trailing commas, comments, `NaN`/`Infinity` and trailing data.
-//!   Numbers that overflow `f64` (`1e400`) are an out-of-range error.
-//!   A number that reaches the end of the buffered input (from an
-//!   `io::Read`, one that crosses the reader's buffer; from a slice, one
-//!   that ends it) is gathered first, up to 4096 bytes; a longer one is the
-//!   error "number too long".
+//!   Decoding a number that overflows `f64` (`1e400`) is an out-of-range
+//!   error. A decoded number that reaches the end of the buffered input
+//!   (from an `io::Read`, one that crosses the reader's buffer; from a
+//!   slice, one that ends it) is gathered first, up to 4096 bytes; a longer
+//!   one is the error "number too long". A *skipped* number (an unknown
+//!   field, a [`codec_core::Raw`] or [`codec_core::RawRef`]) is checked
+//!   against the grammar only, as ugorji and serde_json skip: `1e400` and
+//!   numbers of any length pass through untouched.
 //! - **128-bit integers** are written in full (valid JSON; ugorji has none)
 //!   and read exactly by `i128`/`u128` targets. Into [`codec_core::Value`] an
 //!   integer beyond the 64-bit ranges becomes `F64`, as in ugorji.

@@ -347,6 +347,98 @@ fn leading_digits(v: u64) -> usize {
     (non_digit.trailing_zeros() / 8) as usize
 }
 
+/// How many ASCII digits `b` starts with, eight at a time where it can.
+#[inline(always)]
+fn digit_count(b: &[u8]) -> usize {
+    let mut i = 0;
+    while let Some(chunk) = b.get(i..i + 8) {
+        let k = leading_digits(u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8])));
+        i += k;
+        if k < 8 {
+            return i;
+        }
+    }
+    i + b[i..].iter().take_while(|c| c.is_ascii_digit()).count()
+}
+
+/// Where a number's grammar (RFC 8259, section 6:
+/// `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`) stands after
+/// some of its bytes. Skipping a value checks only this: no value is made,
+/// so a number has no range limit there (`1e400` is valid JSON, and a
+/// skipped or captured one is not looked at), and since the state carries
+/// over from one buffer to the next, no length limit from a reader either.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Grammar {
+    /// Nothing yet.
+    Start,
+    /// `-`
+    Minus,
+    /// `0` or `-0`: no more integer digits may follow.
+    Zero,
+    /// Integer digits.
+    Int,
+    /// The point, no fraction digit yet.
+    Point,
+    /// Fraction digits.
+    Frac,
+    /// `e` or `E`.
+    E,
+    /// The exponent's sign.
+    ExpSign,
+    /// Exponent digits.
+    Exp,
+}
+
+impl Grammar {
+    /// Whether the number may end here.
+    pub(crate) fn complete(self) -> bool {
+        matches!(
+            self,
+            Grammar::Zero | Grammar::Int | Grammar::Frac | Grammar::Exp
+        )
+    }
+
+    /// The state after `c`; `None` when `c` cannot continue the number.
+    #[inline]
+    fn step(self, c: u8) -> Option<Grammar> {
+        use Grammar::*;
+        Some(match (self, c) {
+            (Start, b'-') => Minus,
+            (Start | Minus, b'0') => Zero,
+            (Start | Minus | Int, b'1'..=b'9') | (Int, b'0') => Int,
+            (Zero | Int, b'.') => Point,
+            (Point | Frac, b'0'..=b'9') => Frac,
+            (Zero | Int | Frac, b'e' | b'E') => E,
+            (E, b'+' | b'-') => ExpSign,
+            (E | ExpSign | Exp, b'0'..=b'9') => Exp,
+            _ => return None,
+        })
+    }
+
+    /// Reads on from the start of `b`: how many bytes continue the number,
+    /// the state after them, and whether the number ended (the next byte
+    /// cannot continue it) rather than `b`.
+    #[inline]
+    pub(crate) fn scan(mut self, b: &[u8]) -> (usize, Grammar, bool) {
+        let mut i = 0;
+        loop {
+            if matches!(self, Grammar::Int | Grammar::Frac | Grammar::Exp) {
+                i += digit_count(&b[i..]);
+            }
+            let Some(&c) = b.get(i) else {
+                return (i, self, false);
+            };
+            match self.step(c) {
+                Some(next) => {
+                    self = next;
+                    i += 1;
+                }
+                None => return (i, self, true),
+            }
+        }
+    }
+}
+
 /// Appends the run of digits at `b[*i..]` to `mant` (wrapping: the caller
 /// counts digits and discards results past 19), eight at a time where it can.
 #[inline(always)]
@@ -1145,6 +1237,52 @@ mod tests {
             }
         }
         assert!(accepted > 100_000, "{accepted}");
+    }
+
+    /// The skipper's grammar accepts exactly the numbers the parser reads
+    /// (or rejects only as out of range), ends them at the same byte, and
+    /// gives the same answer however the bytes are split across buffers.
+    #[test]
+    fn grammar_agrees_with_the_parser() {
+        let mut rng = SplitMix(17);
+        let alphabet = b"0123456789.eE+-";
+        let (mut valid, mut invalid) = (0, 0);
+        for _ in 0..200_000u32 {
+            let len = 1 + (rng.next() % 12) as usize;
+            let mut text: Vec<u8> = (0..len)
+                .map(|_| alphabet[(rng.next() % alphabet.len() as u64) as usize])
+                .collect();
+            text.push(b',');
+            let s = String::from_utf8_lossy(&text).into_owned();
+            let (taken, state, ended) = Grammar::Start.scan(&text);
+            assert!(ended, "{s}");
+            match parse_general(&text, false, false) {
+                Ok(Parsed::Done(_, len)) => {
+                    assert!(state.complete(), "{s}");
+                    assert_eq!(taken, len, "{s}");
+                    valid += 1;
+                }
+                Err(e) if matches!(e.kind(), codec_core::ErrorKind::OutOfRange { .. }) => {
+                    assert!(state.complete(), "{s}")
+                }
+                Err(_) => {
+                    assert!(!state.complete(), "{s}: {state:?} after {taken}");
+                    invalid += 1;
+                }
+                Ok(Parsed::NeedMore) => panic!("{s}: the comma ends it"),
+            }
+            let split = (rng.next() % text.len() as u64) as usize;
+            let (a, mid, a_ended) = Grammar::Start.scan(&text[..split]);
+            if a_ended {
+                assert_eq!((a, mid), (taken, state), "{s} split at {split}");
+            } else {
+                assert_eq!(a, split, "{s}");
+                let (b, end, b_ended) = mid.scan(&text[split..]);
+                assert!(b_ended, "{s}");
+                assert_eq!((a + b, end), (taken, state), "{s} split at {split}");
+            }
+        }
+        assert!(valid > 10_000 && invalid > 10_000, "{valid} {invalid}");
     }
 
     fn layout_f64(shortest: &str, v: f64) -> String {

@@ -347,3 +347,63 @@ fn a_gathered_number_is_bounded() {
         }
     }
 }
+
+/// Skipping a value (an unknown field, `Raw`, `RawRef`) checks a number's
+/// grammar only: a number too large for `f64` is valid JSON and passes
+/// through untouched, and a skipped number has no length limit, from a slice
+/// or from a reader in any chunking. Bad grammar is still an error at the
+/// number's first byte, the same one decoding reports.
+#[test]
+fn skipping_checks_number_grammar_only() {
+    use codec_core::{Raw, RawRef};
+    let h = JsonHandle::default();
+    let long = format!("0.{}e-99999", "1".repeat(100_000));
+    for number in ["1e400", "-1e+9999", "123456789012345678901234567890", &long] {
+        let doc = format!("[{number},true]");
+        let raw: Vec<RawRef<'_>> = from_slice(doc.as_bytes(), &h).unwrap();
+        assert_eq!(raw[0].as_bytes(), number.as_bytes());
+        for chunk in [1, 7, 4096] {
+            let reader = Chunked {
+                data: doc.as_bytes(),
+                chunk,
+            };
+            let raw: Vec<Raw> = from_reader(reader, &h).unwrap();
+            assert_eq!(raw[0].as_bytes(), number.as_bytes(), "chunks of {chunk}");
+        }
+        let mut d = h.decoder(doc.as_bytes());
+        d.skip().unwrap();
+        d.finish().unwrap();
+    }
+    for (text, at) in [
+        ("[1.]", 1),
+        ("[-]", 1),
+        ("[1e]", 1),
+        ("[1e+]", 1),
+        ("[1.e5]", 1),
+        ("[-.5]", 1),
+        ("[.5]", 1),
+        ("[01]", 2),
+        ("[-01]", 3),
+        ("[--1]", 1),
+        ("[2,-]", 3),
+        ("[1E+-2]", 1),
+    ] {
+        let want = from_slice::<Value, _>(text.as_bytes(), &h).unwrap_err();
+        let mut d = h.decoder(text.as_bytes());
+        let skipped = d.skip().unwrap_err();
+        assert_eq!(skipped.offset(), Some(at), "{text}: {skipped}");
+        assert_eq!(
+            skipped.offset(),
+            want.offset(),
+            "{text}: {skipped} vs {want}"
+        );
+        for chunk in [1, 2, 8192] {
+            let reader = Chunked {
+                data: text.as_bytes(),
+                chunk,
+            };
+            let err = from_reader::<Vec<Raw>, _, _>(reader, &h).unwrap_err();
+            assert_eq!(err.offset(), Some(at), "{text} in chunks of {chunk}: {err}");
+        }
+    }
+}
