@@ -532,6 +532,10 @@ impl JsonDecoder {
 /// not needed, so neither its range nor (from a reader) its length is
 /// limited. An error points at the number's first byte.
 fn skip_number<'de, R: Read<'de>>(r: &mut R) -> Result<()> {
+    if let Some(n) = Grammar::whole(r.fill_buf()?) {
+        r.consume(n);
+        return Ok(());
+    }
     let start = r.offset();
     let mut state = Grammar::Start;
     loop {

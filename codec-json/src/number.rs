@@ -415,6 +415,45 @@ impl Grammar {
         })
     }
 
+    /// The length of the well-formed number at the start of `b` when it
+    /// ends inside `b` (a byte that cannot continue it follows): the common
+    /// case, in one straight pass. `None` when it is malformed or reaches
+    /// `b`'s end; [`Grammar::scan`] decides then.
+    #[inline(always)]
+    pub(crate) fn whole(b: &[u8]) -> Option<usize> {
+        let mut i = usize::from(b.first() == Some(&b'-'));
+        // A leading `0` is the whole integer part (`01` is `0`, then `1`
+        // that cannot continue it), as in the grammar.
+        let n = match b.get(i) {
+            Some(b'0') => 1,
+            _ => digit_count(b.get(i..)?),
+        };
+        if n == 0 {
+            return None;
+        }
+        i += n;
+        if b.get(i) == Some(&b'.') {
+            i += 1;
+            let n = digit_count(b.get(i..)?);
+            if n == 0 {
+                return None;
+            }
+            i += n;
+        }
+        if matches!(b.get(i), Some(b'e' | b'E')) {
+            i += 1;
+            if matches!(b.get(i), Some(b'+' | b'-')) {
+                i += 1;
+            }
+            let n = digit_count(b.get(i..)?);
+            if n == 0 {
+                return None;
+            }
+            i += n;
+        }
+        (i < b.len()).then_some(i)
+    }
+
     /// Reads on from the start of `b`: how many bytes continue the number,
     /// the state after them, and whether the number ended (the next byte
     /// cannot continue it) rather than `b`.
@@ -1256,6 +1295,12 @@ mod tests {
             let s = String::from_utf8_lossy(&text).into_owned();
             let (taken, state, ended) = Grammar::Start.scan(&text);
             assert!(ended, "{s}");
+            assert_eq!(
+                Grammar::whole(&text),
+                state.complete().then_some(taken),
+                "{s}"
+            );
+            assert_eq!(Grammar::whole(&text[..taken]), None, "{s}");
             match parse_general(&text, false, false) {
                 Ok(Parsed::Done(_, len)) => {
                     assert!(state.complete(), "{s}");
