@@ -56,10 +56,60 @@ pub fn simple(data: &[u8]) {
     all(&AnyHandle::Simple(SimpleHandle::default()), data);
 }
 
-/// JSON: every target, and the whitespace target.
+/// JSON: every target, the whitespace target and the skip target.
 pub fn json(data: &[u8]) {
     all(&AnyHandle::Json(JsonHandle::default()), data);
     json_whitespace(data);
+    json_skip(data);
+}
+
+/// JSON's skipper (behind unknown fields, `Raw` and `RawRef`) accepts a
+/// document exactly when decoding it into `Value` does, except a number out
+/// of `f64`'s range, which it checks by grammar only; `Raw` from a reader
+/// (in any chunking) captures what `RawRef` borrows from the slice, and the
+/// captured text decodes to the document's value.
+pub fn json_skip(data: &[u8]) {
+    let h = AnyHandle::Json(JsonHandle::default());
+    let decoded = h.from_slice::<Value>(data);
+    let captured = h.from_slice::<codec::RawRef<'_>>(data);
+    let agree = match (&decoded, &captured) {
+        (Ok(_), Ok(_)) | (Err(_), Err(_)) => true,
+        (Err(e), Ok(_)) => matches!(e.kind(), ErrorKind::OutOfRange { .. }),
+        (Ok(_), Err(_)) => false,
+    };
+    assert!(
+        agree,
+        "json: decode and skip disagree: {:?} vs {:?}\n input: {}",
+        decoded.as_ref().err(),
+        captured.as_ref().err(),
+        hex(data)
+    );
+    if data.len() <= 64 * 1024 {
+        for mode in [Mode::Interrupted, Mode::Chunks] {
+            let owned = h.from_reader::<codec::Raw, _>(Trickle::new(data, mode));
+            match (&captured, &owned) {
+                (Ok(a), Ok(b)) => assert_eq!(a.as_bytes(), b.as_bytes(), "input: {}", hex(data)),
+                (Err(_), Err(_)) => {}
+                _ => panic!(
+                    "json: RawRef {captured:?} but Raw from a reader {owned:?}\n input: {}",
+                    hex(data)
+                ),
+            }
+        }
+    }
+    if let (Ok(v), Ok(raw)) = (&decoded, &captured) {
+        let again: Value = h.from_slice(raw.as_bytes()).unwrap_or_else(|e| {
+            panic!(
+                "json: captured text does not decode: {e}\n input: {}",
+                hex(data)
+            )
+        });
+        assert!(
+            same_value(&h, &normalize(&h, v.clone()), &normalize(&h, again)),
+            "json: captured text decodes to another value\n input: {}",
+            hex(data)
+        );
+    }
 }
 
 fn hex(data: &[u8]) -> String {
