@@ -67,6 +67,7 @@ pub const DATASETS: &[&str] = &[
     "twitter_value",
     "citm_catalog_value",
     "canada_value",
+    "twitter_ids",
 ];
 
 fn err(e: impl std::fmt::Display) -> String {
@@ -760,12 +761,18 @@ fn register_log_borrowed(
 }
 
 fn register_documents(reg: &mut Registry) {
-    if reg.wants_dataset("twitter") || reg.wants_dataset("twitter_value") {
+    if ["twitter", "twitter_value", "twitter_ids"]
+        .iter()
+        .any(|d| reg.wants_dataset(d))
+    {
         let v: twitter::Twitter =
             serde_json::from_slice(&crate::datasets::read_document("twitter.json"))
                 .expect("twitter.json");
         if reg.wants_dataset("twitter_value") {
             register_values(reg, "twitter_value", &v);
+        }
+        if reg.wants_dataset("twitter_ids") {
+            register_twitter_ids(reg, &v);
         }
         let v = Rc::new(v);
         reg.typed(
@@ -812,6 +819,45 @@ fn register_documents(reg: &mut Registry) {
             &list![serde_all(), [zerompk(), msgpacker(), minicbor(), bitcode()]],
         );
     }
+}
+
+/// `twitter_ids`: each self-describing implementation decodes its own
+/// encoding of the whole document into [`twitter::TwitterIds`], skipping
+/// most of it. (`msgpack-toarray` is left out: a positional struct has no
+/// field to skip.)
+fn register_twitter_ids(reg: &mut Registry, v: &twitter::Twitter) {
+    use twitter::{StatusIds, TwitterIds, UserIds};
+    let want = TwitterIds {
+        statuses: v
+            .statuses
+            .iter()
+            .map(|s| StatusIds {
+                id: s.id,
+                text: s.text.clone(),
+                user: UserIds {
+                    id: s.user.id,
+                    screen_name: s.user.screen_name.clone(),
+                },
+            })
+            .collect(),
+    };
+    let ds = "twitter_ids";
+    reg.partial(ds, v, &want, codec_json(), codec_json());
+    reg.partial(ds, v, &want, any_json(), any_json());
+    reg.partial(ds, v, &want, serde_json(), serde_json());
+    reg.partial(ds, v, &want, sonic_rs(), sonic_rs());
+    reg.partial(ds, v, &want, simd_json(), simd_json());
+    reg.partial(ds, v, &want, codec_msgpack(), codec_msgpack());
+    reg.partial(ds, v, &want, any_msgpack(), any_msgpack());
+    reg.partial(ds, v, &want, rmp_serde(), rmp_serde());
+    reg.partial(ds, v, &want, codec_cbor(), codec_cbor());
+    reg.partial(ds, v, &want, any_cbor(), any_cbor());
+    reg.partial(ds, v, &want, ciborium(), ciborium());
+    reg.partial(ds, v, &want, cbor4ii(), cbor4ii());
+    reg.partial(ds, v, &want, codec_binc(), codec_binc());
+    reg.partial(ds, v, &want, any_binc(), any_binc());
+    reg.partial(ds, v, &want, codec_simple(), codec_simple());
+    reg.partial(ds, v, &want, any_simple(), any_simple());
 }
 
 /// Convenience: a registry with every dataset that passes `filter`.

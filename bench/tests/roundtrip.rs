@@ -61,8 +61,18 @@ fn our_handles_cover_every_dataset() {
         // `Value` datasets: the static handles only (msgpack-toarray writes
         // the same Value as msgpack).
         let dynamic = *ds == "value" || *ds == "fxcbor_dynmap" || ds.ends_with("_value");
+        // `twitter_ids`: decoding only (into a struct that skips most of
+        // the document), by every handle but the positional one.
+        let partial = *ds == "twitter_ids";
         for imp in ours {
             if dynamic && (imp.starts_with("AnyHandle") || imp == "msgpack-toarray") {
+                continue;
+            }
+            if partial {
+                if imp != "msgpack-toarray" {
+                    assert!(has(ds, imp, Op::Decode), "no CodecSuite/{ds}/{imp}/Decode");
+                    assert!(!has(ds, imp, Op::Encode), "CodecSuite/{ds}/{imp}/Encode");
+                }
                 continue;
             }
             for op in [Op::Encode, Op::Decode] {

@@ -483,3 +483,33 @@ pub struct Size {
     /// Resize mode.
     pub resize: String,
 }
+
+/// The `twitter_ids` dataset: a few fields of each tweet, read from the
+/// whole document. Everything else (the search metadata, most of each
+/// status and user, the retweeted statuses) is skipped, so the case times
+/// each implementation's skipping of unknown fields.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, codec::Codec)]
+pub struct TwitterIds {
+    /// The tweets.
+    pub statuses: Vec<StatusIds>,
+}
+
+/// A tweet's id, text and author.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, codec::Codec)]
+pub struct StatusIds {
+    /// Id.
+    pub id: u64,
+    /// Text.
+    pub text: String,
+    /// The author.
+    pub user: UserIds,
+}
+
+/// An author's id and screen name.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, codec::Codec)]
+pub struct UserIds {
+    /// Id.
+    pub id: u64,
+    /// Screen name.
+    pub screen_name: String,
+}
