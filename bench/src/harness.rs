@@ -371,7 +371,7 @@ impl Registry {
     where
         V: PartialEq + fmt::Debug + 'static,
     {
-        self.decoded_as(dataset, source, typed, dynamic, true);
+        self.decoded_as(dataset, source, typed, dynamic, None);
     }
 
     /// A partial dataset: `source` is encoded with `typed`, and decoded
@@ -389,32 +389,18 @@ impl Registry {
     ) where
         V: PartialEq + fmt::Debug + 'static,
     {
-        let name = partial.name;
-        if !self.wants(dataset, name) {
-            return;
-        }
-        let mut scratch = Scratch::default();
-        let got = (typed.encode)(source, &mut scratch)
-            .map(|b| b.to_vec())
-            .and_then(|b| (partial.decode)(&b, &mut scratch));
-        match got {
-            Ok(v) if v == *expected => self.decoded_as(dataset, source, typed, partial, false),
-            Ok(v) => {
-                let message = first_difference(&format!("{expected:?}"), &format!("{v:?}"));
-                self.fail(dataset, name, message);
-            }
-            Err(e) => self.fail(dataset, name, format!("decode: {e}")),
-        }
+        self.decoded_as(dataset, source, typed, partial, Some(expected));
     }
 
-    /// [`Registry::dynamic`], and [`Registry::partial`] without `Encode`.
+    /// [`Registry::dynamic`] without `expected`; [`Registry::partial`]
+    /// (no `Encode` case) with it.
     fn decoded_as<T, V>(
         &mut self,
         dataset: &str,
         source: &T,
         typed: Typed<T>,
         dynamic: Typed<V>,
-        time_encode: bool,
+        expected: Option<&V>,
     ) where
         V: PartialEq + fmt::Debug + 'static,
     {
@@ -425,6 +411,14 @@ impl Registry {
         let checked: Res<(Vec<u8>, V)> = (|| {
             let bytes = (typed.encode)(source, &mut scratch)?.to_vec();
             let value = (dynamic.decode)(&bytes, &mut scratch)?;
+            if let Some(want) = expected
+                && value != *want
+            {
+                return Err(first_difference(
+                    &format!("{want:?}"),
+                    &format!("{value:?}"),
+                ));
+            }
             let again = (dynamic.encode)(&value, &mut scratch)?.to_vec();
             let back = (dynamic.decode)(&again, &mut scratch)?;
             if back != value {
@@ -440,7 +434,7 @@ impl Registry {
             Err(e) => return self.fail(dataset, dynamic.name, e),
         };
         let len = bytes.len();
-        if time_encode {
+        if expected.is_none() {
             let mut s = Scratch::default();
             let encode = dynamic.encode;
             self.push(
