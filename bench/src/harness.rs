@@ -322,7 +322,8 @@ impl Registry {
             match (imp.decode)(&bytes, &mut scratch) {
                 Ok(back) if back == **value => {}
                 Ok(back) => {
-                    let message = first_difference(&format!("{value:?}"), &format!("{back:?}"));
+                    let message =
+                        first_difference("round trip", &format!("{value:?}"), &format!("{back:?}"));
                     self.fail(dataset, imp.name, message);
                     continue;
                 }
@@ -415,6 +416,7 @@ impl Registry {
                 && value != *want
             {
                 return Err(first_difference(
+                    "expected fields",
                     &format!("{want:?}"),
                     &format!("{value:?}"),
                 ));
@@ -423,6 +425,7 @@ impl Registry {
             let back = (dynamic.decode)(&again, &mut scratch)?;
             if back != value {
                 return Err(first_difference(
+                    "round trip",
                     &format!("{value:?}"),
                     &format!("{back:?}"),
                 ));
@@ -490,8 +493,9 @@ impl Registry {
     }
 }
 
-/// A short description of where two debug renderings first differ.
-fn first_difference(a: &str, b: &str) -> String {
+/// A short description of where two debug renderings first differ; `what`
+/// names the comparison ("round trip", "expected fields").
+fn first_difference(what: &str, a: &str, b: &str) -> String {
     let at = a
         .char_indices()
         .zip(b.chars())
@@ -503,7 +507,7 @@ fn first_difference(a: &str, b: &str) -> String {
         s.get(start..end).unwrap_or("").to_owned()
     };
     format!(
-        "round trip differs at char {at}: expected …{}… got …{}…",
+        "{what} differs at char {at}: expected …{}… got …{}…",
         snippet(a),
         snippet(b)
     )
