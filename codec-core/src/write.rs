@@ -81,7 +81,7 @@ impl Write for Vec<u8> {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_short(&mut self, buf: &[u8]) -> Result<()> {
         if buf.len() <= 32 {
             extend_short(self, buf);
@@ -132,7 +132,7 @@ impl<T: Write + ?Sized> Write for &mut T {
         (**self).write_word(word, len)
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_short(&mut self, buf: &[u8]) -> Result<()> {
         (**self).write_short(buf)
     }
