@@ -299,6 +299,10 @@ impl fmt::Display for Value {
 }
 
 impl Encode for Value {
+    /// Containers go to [`encode_items`] and [`encode_entries`], which call
+    /// back here for each item; the other kinds are written inline, so an
+    /// item that is not a container costs no call of its own.
+    #[inline]
     fn encode<W: Write, F: EncodeFormat>(&self, e: &mut Encoder<W, F>) -> Result<()> {
         match self {
             Value::Nil => e.encode_nil(),
@@ -310,14 +314,11 @@ impl Encode for Value {
             Value::F64(v) => e.encode_f64(*v),
             Value::Str(s) => e.encode_str(s),
             Value::Bytes(b) => e.encode_bytes(b),
-            Value::Array(a) => e.encode_array_items(a),
-            Value::Map(m) => e.encode_map_iter(m.len(), m.iter().map(|(k, v)| (k, v)), false),
+            Value::Array(a) => encode_items(e, a),
+            Value::Map(m) => encode_entries(e, m),
             Value::Ext(t, b) => e.encode_ext(*t, b),
             Value::Time(t) => e.encode_time(t),
-            Value::Tagged(t, v) => {
-                e.encode_tag(*t)?;
-                v.encode(e)
-            }
+            Value::Tagged(t, v) => encode_tagged(e, *t, v),
             Value::Simple(v) => e.encode_simple(*v),
         }
     }
@@ -343,6 +344,32 @@ impl Encode for Value {
     fn canonical_key(&self) -> CanonicalKey<'_> {
         CanonicalKey::Encoded
     }
+}
+
+/// An array of values (see [`Value::encode`]).
+#[inline(never)]
+fn encode_items<W: Write, F: EncodeFormat>(e: &mut Encoder<W, F>, items: &[Value]) -> Result<()> {
+    e.encode_array_items(items)
+}
+
+/// A map of values in document order (see [`Value::encode`]); sorted as
+/// [`Encoder::encode_map_iter`] sorts when the format or `canonical` asks.
+#[inline(never)]
+fn encode_entries<W: Write, F: EncodeFormat>(
+    e: &mut Encoder<W, F>,
+    m: &[(Value, Value)],
+) -> Result<()> {
+    e.encode_map_iter(m.len(), m.iter().map(|(k, v)| (k, v)), false)
+}
+
+#[inline(never)]
+fn encode_tagged<W: Write, F: EncodeFormat>(
+    e: &mut Encoder<W, F>,
+    tag: u64,
+    v: &Value,
+) -> Result<()> {
+    e.encode_tag(tag)?;
+    v.encode(e)
 }
 
 impl<'de> Decode<'de> for Value {
