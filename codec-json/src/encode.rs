@@ -310,32 +310,45 @@ const fn eq_bytes(x: u64, c: u8) -> u64 {
 /// exact (its table entry is not [`PLAIN`] except for `0xE2`).
 #[inline(always)]
 fn find_escape<const ESC_HTML: bool>(s: &[u8]) -> Option<usize> {
-    let (words, _) = s.as_chunks::<8>();
+    let (words, rest) = s.as_chunks::<8>();
     for (k, w) in words.iter().enumerate() {
-        let x = u64::from_le_bytes(*w);
-        let mut m = eq_bytes(x, b'"')
-            | eq_bytes(x, b'\\')
-            | eq_bytes(x, 0xE2)
-            | (x.wrapping_sub(ONES * 0x20) & !x);
-        if ESC_HTML {
-            // `<` (0x3C) and `>` (0x3E) are the only bytes with `b | 2 == 0x3E`.
-            m |= eq_bytes(x | (ONES * 2), b'>') | eq_bytes(x, b'&');
-        }
-        let m = m & HIGHS;
+        let m = escape_flags::<ESC_HTML>(u64::from_le_bytes(*w));
         if m != 0 {
             return Some(k * 8 + (m.trailing_zeros() / 8) as usize);
         }
+    }
+    if rest.is_empty() {
+        return None;
+    }
+    if let Some(last) = s.last_chunk::<8>() {
+        // The last eight bytes, overlapping some already checked: none of
+        // those needs escaping, so no borrow runs from them into the rest
+        // (borrows start only at flagged bytes), and their flags, all
+        // clear, are shifted out.
+        let m = escape_flags::<ESC_HTML>(u64::from_le_bytes(*last)) >> (8 * (8 - rest.len()));
+        return (m != 0).then(|| s.len() - rest.len() + (m.trailing_zeros() / 8) as usize);
     }
     let table = if ESC_HTML {
         &ESCAPE_HTML
     } else {
         &ESCAPE_KEEP_HTML
     };
-    let done = words.len() * 8;
-    s[done..]
-        .iter()
-        .position(|&b| table[b as usize] != PLAIN)
-        .map(|p| done + p)
+    rest.iter().position(|&b| table[b as usize] != PLAIN)
+}
+
+/// The high bit of each byte of `x` that may need escaping (see
+/// [`find_escape`]); exact for the lowest flagged byte.
+#[inline(always)]
+fn escape_flags<const ESC_HTML: bool>(x: u64) -> u64 {
+    let mut m = eq_bytes(x, b'"')
+        | eq_bytes(x, b'\\')
+        | eq_bytes(x, 0xE2)
+        | (x.wrapping_sub(ONES * 0x20) & !x);
+    if ESC_HTML {
+        // `<` (0x3C) and `>` (0x3E) are the only bytes with `b | 2 == 0x3E`.
+        m |= eq_bytes(x | (ONES * 2), b'>') | eq_bytes(x, b'&');
+    }
+    m & HIGHS
 }
 
 /// Writes `s` as a quoted JSON string with ugorji's escaping.
@@ -400,7 +413,8 @@ fn write_escaped_with<W: Write, const ESC_HTML: bool>(w: &mut W, s: &[u8]) -> Re
         i += 1;
         start = i;
     }
-    w.write_all(&s[start..])?;
+    // Most strings end here, unescaped and short: copied without `memcpy`.
+    w.write_short(&s[start..])?;
     w.write_byte(b'"')
 }
 
