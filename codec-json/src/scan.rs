@@ -51,6 +51,18 @@ pub(crate) fn find_non_ws(buf: &[u8]) -> Option<usize> {
     return swar::find_non_ws(buf);
 }
 
+/// Index of the first byte of `buf` that may need escaping in a JSON
+/// string being written (see `escapes`), 16 bytes per step; `short` scans
+/// a `buf` under 16 bytes.
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[inline(always)]
+pub(crate) fn find_escape<const HTML: bool>(
+    buf: &[u8],
+    short: impl Fn(&[u8]) -> Option<usize>,
+) -> Option<usize> {
+    sse2::find(buf, sse2::escapes::<HTML>, short)
+}
+
 /// Eight bytes per step in a `u64`: the portable scans (and the tail of
 /// the SSE2 ones when fewer than 16 bytes are left).
 #[cfg_attr(all(target_arch = "x86_64", target_feature = "sse2"), allow(dead_code))]
@@ -161,12 +173,37 @@ mod sse2 {
         !ws & 0xffff
     }
 
+    /// Bit `i` set where byte `i` of `c` may need escaping in a string
+    /// being written: `"`, `\\`, a control, `0xE2` (U+2028 and U+2029
+    /// start with it) and, with `HTML`, `<`, `>` and `&`.
+    #[inline(always)]
+    pub(super) fn escapes<const HTML: bool>(c: &[u8; 16]) -> u32 {
+        let x = load(c);
+        let eq = |b: u8| {
+            // SAFETY: as in `string_stops`.
+            unsafe { _mm_cmpeq_epi8(x, _mm_set1_epi8(b as i8)) }
+        };
+        // SAFETY: as in `string_stops`.
+        unsafe {
+            let limit = _mm_set1_epi8(0x1f);
+            let control = _mm_cmpeq_epi8(_mm_max_epu8(x, limit), limit);
+            let mut m = _mm_or_si128(
+                _mm_or_si128(eq(b'"'), eq(b'\\')),
+                _mm_or_si128(eq(0xE2), control),
+            );
+            if HTML {
+                m = _mm_or_si128(m, _mm_or_si128(_mm_or_si128(eq(b'<'), eq(b'>')), eq(b'&')));
+            }
+            _mm_movemask_epi8(m) as u32
+        }
+    }
+
     /// The first set bit of `mask(chunk)` over `buf`, 16 bytes at a time; a
     /// last partial chunk is read as the final 16 bytes of `buf` (overlapping
     /// bytes already seen, whose bits are dropped), or by the SWAR code when
     /// `buf` is shorter than 16.
     #[inline(always)]
-    fn find(
+    pub(super) fn find(
         buf: &[u8],
         mask: impl Fn(&[u8; 16]) -> u32,
         short: impl Fn(&[u8]) -> Option<usize>,
