@@ -1,12 +1,14 @@
-//! The two byte scans the JSON parser spends most of its time in: the end
-//! of a run of plain string content, and the end of a run of whitespace.
+//! The byte scans the JSON parser and writer spend most of their time in:
+//! the end of a run of plain string content, the end of a run of
+//! whitespace, and (writing) the next byte of a string that may need escaping.
 //!
 //! On x86_64 they take 16 bytes per step with SSE2, which every x86_64 CPU
 //! has (the module is compiled only when the target enables it, so no
 //! run-time detection is needed); elsewhere, eight bytes per step in a
-//! `u64` (SWAR). Both are exact: the index returned is that of the first
-//! byte that matches, as a byte-by-byte loop would find it (the tests below
-//! check all three against each other).
+//! `u64` (SWAR; the escape scan's is in `encode.rs`). All are exact: the
+//! index returned is that of the first byte that matches, as a byte-by-byte
+//! loop would find it (the tests below, and `encode.rs`'s for the escape
+//! scan, check each against such a loop).
 
 /// Whitespace RFC 8259 allows between tokens.
 #[inline(always)]
@@ -174,7 +176,7 @@ mod sse2 {
     }
 
     /// Bit `i` set where byte `i` of `c` may need escaping in a string
-    /// being written: `"`, `\\`, a control, `0xE2` (U+2028 and U+2029
+    /// being written: `"`, `\`, a control, `0xE2` (U+2028 and U+2029
     /// start with it) and, with `HTML`, `<`, `>` and `&`.
     #[inline(always)]
     pub(super) fn escapes<const HTML: bool>(c: &[u8; 16]) -> u32 {
