@@ -362,19 +362,68 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
     /// ([`DecodeFormat::read_scalar_value`]); `None`: take the generic path.
     #[inline]
     pub(crate) fn decode_scalar_value(&mut self) -> Result<Option<crate::Value>> {
-        let off = self.r.offset();
-        let v = self
-            .f
-            .read_scalar_value(&mut self.r, &mut self.scratch, &self.opts)
-            .map_err(|e| self.at(e))?;
-        if let Some(crate::Value::Str(s)) = &v
-            && s.len() > self.opts.max_str_len
-        {
-            return Err(limit("max_str_len", s.len(), self.opts.max_str_len).at(off));
-        }
-        Ok(v)
+        self.scalar_value(|_, _, v| v)
     }
 
+    /// [`Decoder::decode_scalar_value`] pushed onto the `Value` item stack
+    /// (`true`) instead of returned.
+    #[inline]
+    pub(crate) fn push_scalar_item(&mut self) -> Result<bool> {
+        Ok(self.scalar_value(|items, _, v| items.push(v))?.is_some())
+    }
+
+    /// [`Decoder::decode_scalar_value`] pushed as a key onto the `Value`
+    /// entry stack, its value `Nil` until [`Decoder::put_scalar_entry_value`].
+    #[inline]
+    pub(crate) fn push_scalar_entry_key(&mut self) -> Result<bool> {
+        let put = |_: &mut _, entries: &mut Vec<_>, k| entries.push((k, crate::Value::Nil));
+        Ok(self.scalar_value(put)?.is_some())
+    }
+
+    /// [`Decoder::decode_scalar_value`] as the value of the top entry of the
+    /// `Value` entry stack.
+    #[inline]
+    pub(crate) fn put_scalar_entry_value(&mut self) -> Result<bool> {
+        let put = |_: &mut _, entries: &mut Vec<(_, _)>, v| {
+            if let Some(e) = entries.last_mut() {
+                // The slot holds the `Nil` that `push_scalar_entry_key`
+                // (or its generic path) put there: nothing to drop, and no
+                // drop call for a value not known to be `Nil` here.
+                std::mem::forget(std::mem::replace(&mut e.1, v));
+            }
+        };
+        Ok(self.scalar_value(put)?.is_some())
+    }
+
+    /// A scalar from [`DecodeFormat::read_scalar_value`], checked against
+    /// `max_str_len` and handed to `put` with the `Value` item and entry
+    /// stacks; `None` when the format had none.
+    #[inline(always)]
+    fn scalar_value<T>(
+        &mut self,
+        put: impl FnOnce(
+            &mut Vec<crate::Value>,
+            &mut Vec<(crate::Value, crate::Value)>,
+            crate::Value,
+        ) -> T,
+    ) -> Result<Option<T>> {
+        let off = self.r.offset();
+        let max = self.opts.max_str_len;
+        let (items, entries) = (&mut self.value_stack, &mut self.entry_stack);
+        let got = self.f.read_scalar_value(
+            &mut self.r,
+            &mut self.scratch,
+            &self.opts,
+            #[inline(always)]
+            |v| match &v {
+                crate::Value::Str(s) if s.len() > max => {
+                    Err(limit("max_str_len", s.len(), max).at(off))
+                }
+                _ => Ok(put(items, entries, v)),
+            },
+        );
+        got.map_err(|e| self.at(e))?.transpose()
+    }
     /// Reads a text string, borrowed from the input when possible.
     #[inline]
     pub fn decode_str(&mut self) -> Result<Reference<'de, '_, str>> {

@@ -371,17 +371,25 @@ pub trait DecodeFormat: Sized {
     /// Reads the next item straight into a dynamic [`Value`](crate::Value)
     /// when it is a scalar the format can read in one step (a format whose
     /// [`peek_kind`](DecodeFormat::peek_kind) has to read ahead overrides
-    /// this; JSON reads a number to learn its kind). The value must be what
-    /// `peek_kind` and the matching `read_*` would give under `opts`.
-    /// `Ok(None)` (the default): nothing consumed, the generic path follows.
+    /// this; JSON reads a number to learn its kind), and returns what `put`
+    /// makes of it. The value must be what `peek_kind` and the matching
+    /// `read_*` would give under `opts`. `Ok(None)` (the default): nothing
+    /// consumed, `put` not called, the generic path follows.
+    ///
+    /// `put` places the value: the dynamic `Value`'s array and map loops
+    /// push it straight onto their stack. Call it in each branch that builds
+    /// a value (it is inlined there), so that each builds its `Value` where
+    /// it will stay instead of all returning one through memory to be moved
+    /// again.
     #[inline]
-    fn read_scalar_value<'de, R: Read<'de>>(
+    fn read_scalar_value<'de, R: Read<'de>, T>(
         &mut self,
         r: &mut R,
         scratch: &mut Vec<u8>,
         opts: &crate::DecodeOptions,
-    ) -> Result<Option<crate::Value>> {
-        let _ = (r, scratch, opts);
+        put: impl FnOnce(crate::Value) -> T,
+    ) -> Result<Option<T>> {
+        let _ = (r, scratch, opts, put);
         Ok(None)
     }
 

@@ -377,40 +377,7 @@ impl<'de> Decode<'de> for Value {
         if let Some(v) = d.decode_scalar_value()? {
             return Ok(v);
         }
-        Ok(match d.peek_kind()? {
-            Kind::Nil => {
-                d.decode_nil()?;
-                Value::Nil
-            }
-            Kind::Bool => Value::Bool(d.decode_bool()?),
-            Kind::Int | Kind::Uint if d.options().prefer_float => Value::F64(d.decode_f64()?),
-            Kind::Int => Value::Int(d.decode_i64()?),
-            Kind::Uint => {
-                let v = d.decode_u64()?;
-                match i64::try_from(v) {
-                    Ok(i) if d.options().signed_integer => Value::Int(i),
-                    _ => Value::Uint(v),
-                }
-            }
-            Kind::BigInt => Value::BigInt(d.decode_i128()?),
-            Kind::Float32 => Value::F32(d.decode_f32()?),
-            Kind::Float64 => Value::F64(d.decode_f64()?),
-            Kind::Str => Value::Str(d.decode_string()?),
-            Kind::Bytes => Value::Bytes(d.decode_bytes()?.to_vec()),
-            Kind::Array => Value::Array(decode_items(d)?),
-            Kind::Map => {
-                let at = d.offset();
-                let m = decode_entries(d)?;
-                if d.options().value_maps == ValueMaps::Ordered
-                    && !d.format_mut().reject_duplicate_keys()
-                {
-                    Value::Map(m)
-                } else {
-                    Value::Map(settle_map(d, m, at)?)
-                }
-            }
-            rare @ (Kind::Ext | Kind::Time | Kind::Tag | Kind::Simple) => decode_rare(d, rare)?,
-        })
+        decode_other(d)
     }
 
     #[inline]
@@ -469,10 +436,50 @@ impl<'de> Decode<'de> for Value {
     }
 }
 
+/// Everything but the scalars the format reads in one step
+/// ([`Decoder::decode_scalar_value`]), which the caller has tried first.
+#[inline]
+fn decode_other<'de, R: Read<'de>, F: DecodeFormat>(d: &mut Decoder<'de, R, F>) -> Result<Value> {
+    Ok(match d.peek_kind()? {
+        Kind::Nil => {
+            d.decode_nil()?;
+            Value::Nil
+        }
+        Kind::Bool => Value::Bool(d.decode_bool()?),
+        Kind::Int | Kind::Uint if d.options().prefer_float => Value::F64(d.decode_f64()?),
+        Kind::Int => Value::Int(d.decode_i64()?),
+        Kind::Uint => {
+            let v = d.decode_u64()?;
+            match i64::try_from(v) {
+                Ok(i) if d.options().signed_integer => Value::Int(i),
+                _ => Value::Uint(v),
+            }
+        }
+        Kind::BigInt => Value::BigInt(d.decode_i128()?),
+        Kind::Float32 => Value::F32(d.decode_f32()?),
+        Kind::Float64 => Value::F64(d.decode_f64()?),
+        Kind::Str => Value::Str(d.decode_string()?),
+        Kind::Bytes => Value::Bytes(d.decode_bytes()?.to_vec()),
+        Kind::Array => Value::Array(decode_items(d)?),
+        Kind::Map => {
+            let at = d.offset();
+            let m = decode_entries(d)?;
+            if d.options().value_maps == ValueMaps::Ordered
+                && !d.format_mut().reject_duplicate_keys()
+            {
+                Value::Map(m)
+            } else {
+                Value::Map(settle_map(d, m, at)?)
+            }
+        }
+        rare @ (Kind::Ext | Kind::Time | Kind::Tag | Kind::Simple) => decode_rare(d, rare)?,
+    })
+}
+
 /// Applies [`ValueMaps`] (other than the default `Ordered`) and the
 /// format's duplicate-key rule to a decoded map that began at `at`. Kept
-/// out of [`Value::decode`], which recurses for every item, so that its
-/// stack frame stays small.
+/// out of [`decode_other`], which recurses for every container, so that
+/// its stack frame stays small.
 #[cold]
 #[inline(never)]
 fn settle_map<'de, R: Read<'de>, F: DecodeFormat>(
@@ -545,8 +552,7 @@ fn decode_items<'de, R: Read<'de>, F: DecodeFormat>(
     let res = (|| {
         while d.array_next(&mut seq)? {
             let i = seq.index - 1;
-            let v = Value::decode(d).map_err(|e| e.in_index(i))?;
-            d.value_stack.push(v);
+            push_item(d).map_err(|e| e.in_index(i))?;
         }
         d.array_end(seq)
     })();
@@ -577,8 +583,29 @@ fn decode_entries<'de, R: Read<'de>, F: DecodeFormat>(
     let start = d.entry_stack.len();
     let res = (|| {
         while d.map_next(&mut seq)? {
-            let entry = decode_entry(d, &mut seq)?;
-            d.entry_stack.push(entry);
+            let i = seq.index - 1;
+            // The key goes on the stack with a `Nil` value, which the value
+            // then replaces: both built in place where the format can.
+            if !d.push_scalar_entry_key().map_err(|e| e.in_index(i))? {
+                let k = decode_other(d).map_err(|e| e.in_index(i))?;
+                d.entry_stack.push((k, Value::Nil));
+            }
+            d.map_value(&mut seq)?;
+            let at = d.entry_stack.len() - 1;
+            let put = match d.put_scalar_entry_value() {
+                Ok(false) => decode_other(d).map(|v| {
+                    if let Some(e) = d.entry_stack.get_mut(at) {
+                        // Replacing the `Nil`: nothing to drop (as in
+                        // `put_scalar_entry_value`).
+                        std::mem::forget(std::mem::replace(&mut e.1, v));
+                    }
+                }),
+                done => done.map(drop),
+            };
+            if let Err(e) = put {
+                let key = d.entry_stack.get(at).and_then(|e| e.0.path_segment());
+                return Err(e.within(key.unwrap_or(crate::PathSegment::Index(i))));
+            }
         }
         d.map_end(seq)
     })();
@@ -589,6 +616,19 @@ fn decode_entries<'de, R: Read<'de>, F: DecodeFormat>(
             Err(e)
         }
     }
+}
+
+/// Decodes the next item onto the decoder's `Value` item stack: a scalar
+/// the format reads in one step is built there in place
+/// ([`DecodeFormat::read_scalar_value`]), anything else is decoded and
+/// pushed.
+#[inline]
+fn push_item<'de, R: Read<'de>, F: DecodeFormat>(d: &mut Decoder<'de, R, F>) -> Result<()> {
+    if !d.push_scalar_item()? {
+        let v = decode_other(d)?;
+        d.value_stack.push(v);
+    }
+    Ok(())
 }
 
 /// The items of `stack` from `start` on, moved into a `Vec` of their

@@ -155,10 +155,12 @@ fn next_token<'de, R: Read<'de>>(r: &mut R) -> Result<u8> {
 
 #[inline]
 fn expect_literal<'de, R: Read<'de>, const N: usize>(r: &mut R, lit: &[u8; N]) -> Result<()> {
+    let at = r.offset();
     if r.read_array::<N>()? == *lit {
         Ok(())
     } else {
-        Err(syntax("invalid literal (expected true, false or null)"))
+        // At the literal's first byte, not after the bytes compared.
+        Err(syntax("invalid literal (expected true, false or null)").at(at))
     }
 }
 
@@ -610,25 +612,37 @@ impl DecodeFormat for JsonDecoder {
     /// `Value` that `peek_kind` and the `read_*` it leads to would give:
     /// a number is read once instead of being kept pending between them.
     #[inline]
-    fn read_scalar_value<'de, R: Read<'de>>(
+    fn read_scalar_value<'de, R: Read<'de>, T>(
         &mut self,
         r: &mut R,
         scratch: &mut Vec<u8>,
         opts: &codec_core::DecodeOptions,
-    ) -> Result<Option<Value>> {
+        put: impl FnOnce(Value) -> T,
+    ) -> Result<Option<T>> {
         if self.pending.is_some() {
             return Ok(None);
         }
-        let before = r.offset();
         let b = next_token(r)?;
-        Ok(Some(match b {
+        // The item's first byte, past any whitespace: where its errors point.
+        let before = r.offset();
+        let v = match b {
             b'"' if self.in_key && self.parse_quoted_keys => return Ok(None),
             b'"' => {
                 r.consume(1);
                 let s = read_string_body(r, scratch)
                     .and_then(Reference::into_str)
                     .map_err(|e| e.at(before))?;
-                Value::Str(s.to_owned())
+                if s.len() > opts.max_str_len {
+                    // Checked here rather than by the shared driver, which
+                    // does not know where the string began.
+                    return Err(Error::new(ErrorKind::LengthLimitExceeded {
+                        limit: "max_str_len",
+                        len: s.len() as u64,
+                        max: opts.max_str_len as u64,
+                    })
+                    .at(before));
+                }
+                return Ok(Some(put(Value::Str(s.to_owned()))));
             }
             b'-' | b'0'..=b'9' => {
                 if !self.prefer_float && !opts.prefer_float {
@@ -636,7 +650,7 @@ impl DecodeFormat for JsonDecoder {
                     if let Some(res) = number::short_value(buf, opts.signed_integer) {
                         let (v, len) = res?;
                         r.consume(len);
-                        return Ok(Some(v));
+                        return Ok(Some(put(v)));
                     }
                 }
                 let n = self.read_num(r, false)?;
@@ -655,18 +669,19 @@ impl DecodeFormat for JsonDecoder {
             }
             b't' => {
                 expect_literal(r, b"true")?;
-                Value::Bool(true)
+                return Ok(Some(put(Value::Bool(true))));
             }
             b'f' => {
                 expect_literal(r, b"false")?;
-                Value::Bool(false)
+                return Ok(Some(put(Value::Bool(false))));
             }
             b'n' => {
                 expect_literal(r, b"null")?;
-                Value::Nil
+                return Ok(Some(put(Value::Nil)));
             }
             _ => return Ok(None),
-        }))
+        };
+        Ok(Some(put(v)))
     }
 
     /// `[`, the numbers with `,` between them and `]`, whitespace allowed

@@ -250,7 +250,7 @@ pub(crate) fn short_int(b: &[u8]) -> Option<(bool, u64, usize)> {
 /// (an integer as `Uint`, or `Int` when negative or when `signed` asks and
 /// it fits; a fraction or exponent as `F64`) and the length. `None`: use
 /// [`parse`] (longer numbers, negative integers below `i64::MIN`).
-#[inline]
+#[inline(always)]
 pub(crate) fn short_value(b: &[u8], signed: bool) -> Option<Result<(codec_core::Value, usize)>> {
     use codec_core::Value;
     let s = scan_short::<false>(b)?;

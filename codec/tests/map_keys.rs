@@ -76,13 +76,14 @@ impl<F: DecodeFormat> DecodeFormat for General<F> {
     fn peek_kind<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<Kind> {
         self.0.peek_kind(r)
     }
-    fn read_scalar_value<'de, R: Read<'de>>(
+    fn read_scalar_value<'de, R: Read<'de>, T>(
         &mut self,
         r: &mut R,
         scratch: &mut Vec<u8>,
         opts: &DecodeOptions,
-    ) -> Result<Option<Value>> {
-        self.0.read_scalar_value(r, scratch, opts)
+        put: impl FnOnce(Value) -> T,
+    ) -> Result<Option<T>> {
+        self.0.read_scalar_value(r, scratch, opts, put)
     }
     fn read_f64_array<'de, R: Read<'de>>(&mut self, r: &mut R, out: &mut [f64]) -> Result<bool> {
         self.0.read_f64_array(r, out)
