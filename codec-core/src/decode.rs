@@ -424,6 +424,7 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
         );
         got.map_err(|e| self.at(e))?.transpose()
     }
+
     /// Reads a text string, borrowed from the input when possible.
     #[inline]
     pub fn decode_str(&mut self) -> Result<Reference<'de, '_, str>> {
