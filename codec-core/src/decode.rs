@@ -534,7 +534,7 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
 
     /// Reads an array header (entering one level of nesting). Follow with
     /// [`Decoder::array_next`] before each item and [`Decoder::array_end`] at the end.
-    #[inline]
+    #[inline(always)]
     pub fn array_begin(&mut self) -> Result<Seq> {
         self.enter()?;
         let header = self.r.offset();
@@ -547,7 +547,7 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
     /// Begins the next array item; false at the end of the array.
     #[inline(always)]
     pub fn array_next(&mut self, seq: &mut Seq) -> Result<bool> {
-        if seq.len.is_some_and(|n| seq.index >= n) {
+        if seq.ended() {
             return Ok(false);
         }
         let more = self
@@ -566,7 +566,18 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
     }
 
     /// Ends an array, skipping any items not read (leaving one level of nesting).
-    pub fn array_end(&mut self, mut seq: Seq) -> Result<()> {
+    #[inline]
+    pub fn array_end(&mut self, seq: Seq) -> Result<()> {
+        if !seq.ended() {
+            return self.array_end_rest(seq);
+        }
+        self.depth = self.depth.saturating_sub(1);
+        Ok(())
+    }
+
+    /// [`Decoder::array_end`] before the array's end was seen.
+    #[cold]
+    fn array_end_rest(&mut self, mut seq: Seq) -> Result<()> {
         while self.array_next(&mut seq)? {
             self.skip()?;
         }
@@ -577,7 +588,7 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
     /// Reads a map header (entering one level of nesting). Follow with
     /// [`Decoder::map_next`] before each key, [`Decoder::map_value`] before each
     /// value and [`Decoder::map_end`] at the end.
-    #[inline]
+    #[inline(always)]
     pub fn map_begin(&mut self) -> Result<Seq> {
         self.enter()?;
         let header = self.r.offset();
@@ -590,7 +601,7 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
     /// Begins the next map entry (read its key next); false at the end of the map.
     #[inline]
     pub fn map_next(&mut self, seq: &mut Seq) -> Result<bool> {
-        if seq.len.is_some_and(|n| seq.index >= n) {
+        if seq.ended() {
             return Ok(false);
         }
         let more = self.f.map_next(&mut self.r, seq).map_err(|e| self.at(e))?;
@@ -658,7 +669,7 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
         seq: &mut Seq,
         mut key: impl FnMut(&[u8], u64) -> Result<K>,
     ) -> Result<Option<K>> {
-        if seq.len.is_some_and(|n| seq.index >= n) {
+        if seq.ended() {
             return Ok(None);
         }
         // One step only where `map_next`'s `max_len` check cannot fail.
@@ -700,7 +711,18 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
     }
 
     /// Ends a map, skipping any entries not read (leaving one level of nesting).
-    pub fn map_end(&mut self, mut seq: Seq) -> Result<()> {
+    #[inline]
+    pub fn map_end(&mut self, seq: Seq) -> Result<()> {
+        if !seq.ended() {
+            return self.map_end_rest(seq);
+        }
+        self.depth = self.depth.saturating_sub(1);
+        Ok(())
+    }
+
+    /// [`Decoder::map_end`] before the map's end was seen.
+    #[cold]
+    fn map_end_rest(&mut self, mut seq: Seq) -> Result<()> {
         while self.map_next(&mut seq)? {
             self.skip()?;
             self.map_value(&mut seq)?;

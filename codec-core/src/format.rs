@@ -160,6 +160,14 @@ impl Seq {
         }
     }
 
+    /// Whether every item has been begun: a definite container's count is
+    /// reached, or a delimited one's end marker was read (the driver then
+    /// records its length).
+    #[inline]
+    pub fn ended(&self) -> bool {
+        self.len.is_some_and(|n| self.index >= n)
+    }
+
     /// For a definite container: begins the next item if any remain.
     #[inline]
     pub fn next_definite(&mut self, len: usize) -> bool {

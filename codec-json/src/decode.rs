@@ -718,7 +718,7 @@ impl DecodeFormat for JsonDecoder {
         Ok(true)
     }
 
-    #[inline]
+    #[inline(always)]
     fn try_nil<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<bool> {
         if self.pending.is_some() {
             return Ok(false);
@@ -898,7 +898,7 @@ impl DecodeFormat for JsonDecoder {
         Ok(Reference::Copied(&scratch[..]))
     }
 
-    #[inline]
+    #[inline(always)]
     fn array_begin<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<Seq> {
         if let Some(p) = &self.pending {
             return Err(pending_mismatch(p, &self.aux, "array"));
@@ -911,7 +911,7 @@ impl DecodeFormat for JsonDecoder {
         Ok(Seq::delimited())
     }
 
-    #[inline]
+    #[inline(always)]
     fn array_next<'de, R: Read<'de>>(&mut self, r: &mut R, seq: &mut Seq) -> Result<bool> {
         if seq.len.is_some() {
             // Already ended (the shared driver may ask again after the end).
@@ -939,7 +939,7 @@ impl DecodeFormat for JsonDecoder {
         Ok(true)
     }
 
-    #[inline]
+    #[inline(always)]
     fn map_begin<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<Seq> {
         if let Some(p) = &self.pending {
             return Err(pending_mismatch(p, &self.aux, "map"));
@@ -952,7 +952,7 @@ impl DecodeFormat for JsonDecoder {
         Ok(Seq::delimited())
     }
 
-    #[inline]
+    #[inline(always)]
     fn map_next<'de, R: Read<'de>>(&mut self, r: &mut R, seq: &mut Seq) -> Result<bool> {
         if seq.len.is_some() {
             return Ok(false);
