@@ -253,7 +253,10 @@ pub(crate) fn short_int(b: &[u8]) -> Option<(bool, u64, usize)> {
 #[inline(always)]
 pub(crate) fn short_value(b: &[u8], signed: bool) -> Option<Result<(codec_core::Value, usize)>> {
     use codec_core::Value;
-    let s = scan_short::<false>(b)?;
+    // Short leading digits first, as for a float: in a dynamic document
+    // floats and small integers have one to three, and a long id pays only
+    // the three single steps before its eight-at-a-time run.
+    let s = scan_short::<true>(b)?;
     let v = if s.is_float {
         match float64(&b[..s.len], s.mant, s.exp10, false, s.neg) {
             Ok(v) => Value::F64(v),
@@ -516,10 +519,11 @@ fn digit_run(b: &[u8], i: &mut usize, mant: &mut u64) {
 /// Scans the common case; `None` sends the number to [`parse_general`]
 /// (more than 19 digits, a long exponent, malformed, or not ended inside `b`).
 ///
-/// `FLOAT`: the number is expected to be a float, whose integer part is
-/// usually short (coordinates, measurements: one to three digits): it is
-/// read a byte at a time for up to three digits, where the eight-at-a-time
-/// run costs more than it saves. Either way the result is the same.
+/// `FLOAT`: the number's integer part is expected to be short (a float, or
+/// any number of a dynamic value: coordinates, measurements, counts; one to
+/// three digits): it is read a byte at a time for up to three digits, where
+/// the eight-at-a-time run costs more than it saves. Either way the result
+/// is the same.
 #[inline(always)]
 fn scan_short<const FLOAT: bool>(b: &[u8]) -> Option<Short> {
     let neg = b.first() == Some(&b'-');
