@@ -12,7 +12,7 @@ fn handles() -> Vec<AnyHandle> {
         .collect()
 }
 
-/// The first `take` items of an array (as `u64`), the rest left to `array_end`.
+/// The first `N` items of an array (as `u64`), the rest left to `array_end`.
 #[derive(Debug, PartialEq)]
 struct Head<const N: usize>(Vec<u64>);
 
@@ -50,8 +50,8 @@ fn s(x: &str) -> Value {
     Value::Str(x.into())
 }
 
-/// `[1, [2, 3], {"x": 4}]`-like items after the first, so that skipping
-/// them has nested containers to get through.
+/// `[first, [2, 3], {"x": 4}, "tail"]`: what follows the first item has
+/// nested containers for skipping to get through.
 fn array_of(first: u64) -> Value {
     Value::Array(vec![
         Value::Uint(first),
