@@ -3,7 +3,7 @@
 use crate::encode::GO_ZERO_TIME_SECS;
 use crate::handle::CborHandle;
 use codec_core::{
-    DecodeFormat, Error, ErrorKind, KeyStep, Kind, Read, Reference, Result, Seq, Time,
+    DecodeFormat, Error, ErrorKind, KeyHint, KeyStep, Kind, Read, Reference, Result, Seq, Time,
     float_array_in_buffer, key_in_buffer,
 };
 
@@ -848,7 +848,8 @@ impl DecodeFormat for CborDecoder {
         &mut self,
         r: &mut R,
         seq: &mut Seq,
-        key: impl FnMut(&[u8], u64) -> Result<K>,
+        _hint: Option<&KeyHint>,
+        key: impl FnMut(&[u8], u64, bool) -> Result<K>,
     ) -> Result<KeyStep<K>> {
         if !self.map_next(r, seq)? {
             return Ok(KeyStep::End);

@@ -1,7 +1,7 @@
 //! The decoding half of the shared driver: [`Decode`] and [`Decoder`].
 
 use crate::error::{Error, ErrorKind, Found, PathSegment, Result};
-use crate::format::{DecodeFormat, KeyStep, Kind, Seq};
+use crate::format::{DecodeFormat, KeyHint, KeyStep, Kind, Seq};
 use crate::options::DecodeOptions;
 use crate::read::{Read, Reference};
 use crate::time::Time;
@@ -669,6 +669,27 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
         seq: &mut Seq,
         mut key: impl FnMut(&[u8], u64) -> Result<K>,
     ) -> Result<Option<K>> {
+        self.map_next_field(seq, None, |s, off, _| key(s, off))
+    }
+
+    /// [`Decoder::map_next_key`] for a struct's fields, given the name of
+    /// the field the caller expects next: where the format can check it in
+    /// place (JSON, and the binary formats' short text keys), a key that is
+    /// exactly `hint` reaches `key` with `true` as its third argument, and
+    /// `key` may answer without matching the bytes (they are `hint`'s).
+    /// Any other key, or a format that does not check, gives `false`. The
+    /// results and errors are [`Decoder::map_next_key`]'s either way.
+    ///
+    /// Derived decoders pass the field after the last one read: in a
+    /// document written from the same struct, every key but the first of
+    /// any run of absent fields is found with a compare or two.
+    #[inline(always)]
+    pub fn map_next_field<K>(
+        &mut self,
+        seq: &mut Seq,
+        hint: Option<&KeyHint>,
+        mut key: impl FnMut(&[u8], u64, bool) -> Result<K>,
+    ) -> Result<Option<K>> {
         if seq.ended() {
             return Ok(None);
         }
@@ -678,12 +699,13 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
             let step = self.f.map_next_key(
                 &mut self.r,
                 seq,
+                hint,
                 #[inline(always)]
-                |s, off| {
+                |s, off, hinted| {
                     if s.len() > max {
                         return Err(limit("max_str_len", s.len(), max).at(off));
                     }
-                    key(s, off).map_err(|e| e.at(off))
+                    key(s, off, hinted).map_err(|e| e.at(off))
                 },
             );
             match step.map_err(|e| self.at(e))? {
@@ -699,7 +721,7 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
         }
         let off = self.offset();
         let s = self.decode_key()?;
-        let k = key(&s, off).map_err(|e| e.at(off))?;
+        let k = key(&s, off, false).map_err(|e| e.at(off))?;
         self.map_value(seq)?;
         Ok(Some(k))
     }

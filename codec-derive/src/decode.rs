@@ -198,13 +198,22 @@ fn entries(cx: &Cx<'_>, st: &Struct, ss: &[Slot<'_>], body: TokenStream) -> Toke
         }
     };
     let lookup = flat_lookup(cx, ss, |id| quote!(#sup::FieldKey::Id(#id)), tail);
+    let names = plain(ss).map(|s| &s.f.name);
+    let n_own = plain(ss).count();
     quote! {
-        while let #sup::Some((__key, __off)) = __d.map_next_key(
+        // The field expected next: the one after the last read.
+        static __HINTS: [#k::KeyHint; #n_own] = [#(#k::KeyHint::new(#names)),*];
+        let mut __next: usize = 0;
+        while let #sup::Some((__key, __off)) = __d.map_next_field(
             &mut __seq,
+            __HINTS.get(__next),
             // Inlined: a call per key, returning the key through memory,
             // costs more than the whole match.
             #[inline(always)]
-            |__s: &[u8], __off: u64| -> #k::Result<(#sup::FieldKey, u64)> {
+            |__s: &[u8], __off: u64, __hinted: bool| -> #k::Result<(#sup::FieldKey, u64)> {
+                if __hinted {
+                    return #sup::Ok((#sup::FieldKey::Id(__next), __off));
+                }
                 let __key = match __s {
                     #(#arms)*
                     __other => {
@@ -215,6 +224,9 @@ fn entries(cx: &Cx<'_>, st: &Struct, ss: &[Slot<'_>], body: TokenStream) -> Toke
                 #sup::Ok((__key, __off))
             },
         )? {
+            if let #sup::FieldKey::Id(__id) = __key {
+                __next = __id + 1;
+            }
             #body
         }
     }

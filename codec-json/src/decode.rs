@@ -6,7 +6,8 @@ use crate::encode::GO_ZERO_TIME_SECS;
 use crate::number::{self, Grammar, Num, Parsed, is_num_byte};
 use crate::scan::{find_non_ws, find_string_stop, is_ws};
 use codec_core::{
-    DecodeFormat, Error, ErrorKind, Found, KeyStep, Kind, Read, Reference, Result, Seq, Time, Value,
+    DecodeFormat, Error, ErrorKind, Found, KeyHint, KeyStep, Kind, Read, Reference, Result, Seq,
+    Time, Value,
 };
 
 /// The longest number gathered across reader buffers ("number too long" past it).
@@ -987,7 +988,8 @@ impl DecodeFormat for JsonDecoder {
     }
 
     /// The separator, a key without escapes and its `:` straight from the
-    /// buffer: one scan for the closing quote, one `consume`. Anything else
+    /// buffer: one scan for the closing quote (or, for the hinted key, a
+    /// compare in its place), one `consume`. Anything else
     /// (the end of the map, an escape, the buffer ending, an error) goes
     /// through `map_next` and leaves the key to the general path.
     #[inline]
@@ -995,7 +997,8 @@ impl DecodeFormat for JsonDecoder {
         &mut self,
         r: &mut R,
         seq: &mut Seq,
-        mut key: impl FnMut(&[u8], u64) -> Result<K>,
+        hint: Option<&KeyHint>,
+        mut key: impl FnMut(&[u8], u64, bool) -> Result<K>,
     ) -> Result<KeyStep<K>> {
         if seq.len.is_none() && self.pending.is_none() {
             let at = r.offset();
@@ -1009,15 +1012,26 @@ impl DecodeFormat for JsonDecoder {
             }
             if buf.get(i) == Some(&b'"')
                 && let Some(body) = buf.get(i + 1..)
-                && let Some(n) = find_string_stop(body)
-                && body[n] == b'"'
             {
-                let colon = skip_ws_in(buf, i + n + 2);
-                if buf.get(colon) == Some(&b':') {
-                    let k = key(&body[..n], at + i as u64)?;
-                    r.consume(colon + 1);
-                    seq.index += 1;
-                    return Ok(KeyStep::Key(k));
+                // The hint, when plain (nothing JSON escapes, nothing that
+                // must be escaped), is the key exactly when its bytes and a
+                // closing quote come next; else find where the key ends.
+                let hinted = hint.filter(|h| {
+                    let n = h.as_bytes().len();
+                    h.name().is_plain() && h.is_prefix_of(body) && body.get(n) == Some(&b'"')
+                });
+                let stop = match hinted {
+                    Some(h) => Some(h.as_bytes().len()),
+                    None => find_string_stop(body).filter(|&n| body[n] == b'"'),
+                };
+                if let Some(n) = stop {
+                    let colon = skip_ws_in(buf, i + n + 2);
+                    if buf.get(colon) == Some(&b':') {
+                        let k = key(&body[..n], at + i as u64, hinted.is_some())?;
+                        r.consume(colon + 1);
+                        seq.index += 1;
+                        return Ok(KeyStep::Key(k));
+                    }
                 }
             }
         }

@@ -3,8 +3,8 @@
 use crate::MsgpackHandle;
 use crate::spec::*;
 use codec_core::{
-    DecodeFormat, Error, ErrorKind, Found, KeyStep, Kind, Read, Reference, Result, Seq, Time,
-    be_uint, float_array_in_buffer, key_in_buffer,
+    DecodeFormat, Error, ErrorKind, Found, KeyHint, KeyStep, Kind, Read, Reference, Result, Seq,
+    Time, be_uint, float_array_in_buffer, key_in_buffer,
 };
 
 /// The MessagePack [`DecodeFormat`]: reads every format byte of the spec.
@@ -511,7 +511,8 @@ impl DecodeFormat for MsgpackDecoder {
         &mut self,
         r: &mut R,
         seq: &mut Seq,
-        key: impl FnMut(&[u8], u64) -> Result<K>,
+        _hint: Option<&KeyHint>,
+        key: impl FnMut(&[u8], u64, bool) -> Result<K>,
     ) -> Result<KeyStep<K>> {
         if !self.map_next(r, seq)? {
             return Ok(KeyStep::End);

@@ -2,8 +2,8 @@
 
 use crate::{GO_ZERO_UNIX, NIL, UNIX_TO_GO_SECS};
 use codec_core::{
-    DecodeFormat, Error, ErrorKind, Found, KeyStep, Kind, Read, Reference, Result, Seq, Time,
-    be_uint, key_in_buffer,
+    DecodeFormat, Error, ErrorKind, Found, KeyHint, KeyStep, Kind, Read, Reference, Result, Seq,
+    Time, be_uint, key_in_buffer,
 };
 
 /// Reads Simple. Unlike ugorji's lenient readers it checks the descriptor
@@ -365,7 +365,8 @@ impl DecodeFormat for SimpleDecoder {
         &mut self,
         r: &mut R,
         seq: &mut Seq,
-        key: impl FnMut(&[u8], u64) -> Result<K>,
+        _hint: Option<&KeyHint>,
+        key: impl FnMut(&[u8], u64, bool) -> Result<K>,
     ) -> Result<KeyStep<K>> {
         if !seq.next_definite(seq.len.unwrap_or(0)) {
             return Ok(KeyStep::End);

@@ -5,6 +5,9 @@
 //! same error, with its offset and path, for every handle, from a slice and
 //! from a reader that delivers one byte at a time, under the limits, with
 //! unknown, duplicate, escaped, long and non-text keys, and on damaged input.
+//! Derived decoders also pass the name of the field they expect next
+//! (`Decoder::map_next_field`), which JSON compares in place of scanning:
+//! keys equal to it, near it, escaped or out of order agree too.
 //!
 //! The general path is reached by decoding through [`General`], a driver
 //! that forwards every method to the handle's own driver except
@@ -41,6 +44,13 @@ struct Inner {
     x: i32,
     #[codec(rename = "ÿ")]
     y: Option<f64>,
+    /// A name of 17 to 32 bytes: a derived decoder's expected-key compare
+    /// takes two 16-byte words for it.
+    #[codec(rename = "twenty_two_byte_name_z")]
+    z: Option<bool>,
+    /// A name JSON escapes: never taken as it stands from the input.
+    #[codec(rename = "w\\")]
+    w: Option<u8>,
 }
 
 #[derive(Codec, Debug, PartialEq, Clone)]
@@ -57,7 +67,20 @@ fn item() -> Item {
             base_name: Some("b\"q".into()),
         },
         a_field_name_longer_than_thirty_one_bytes: vec![1, 2, 300],
-        inner: vec![Inner { x: -1, y: None }, Inner { x: 2, y: Some(0.5) }],
+        inner: vec![
+            Inner {
+                x: -1,
+                y: None,
+                z: Some(true),
+                w: Some(7),
+            },
+            Inner {
+                x: 2,
+                y: Some(0.5),
+                z: None,
+                w: None,
+            },
+        ],
         flag: true,
     }
 }
@@ -438,6 +461,34 @@ fn json_keys_with_escapes_whitespace_and_errors() {
         r#"{"a":1,"b":2,"c":3,"d":4,"e":5}"#,
         r#"{"a":1,"bad":2}"#,
         r#"{"a":1,"b\u0061d":2}"#,
+        // Derived decoders expect the field after the last one read (here
+        // `id`, then `baseName`; `x`, then `twenty_two_byte_name_z` after
+        // `ÿ`): the same results when the key is that name, a name it
+        // begins, a longer or shorter one, escaped, spaced, or out of order.
+        r#"{"id":1,"baseName":"q"}"#,
+        r#"{"idx":1,"id":2}"#,
+        r#"{"idd:1}"#,
+        r#"{"id :1}"#,
+        r#"{"i":1,"id":2}"#,
+        r#"{"i\u0064":1,"baseName":"q"}"#,
+        r#"{"id" :1,"baseName"  :null}"#,
+        r#"{"id":1,"baseNam":null}"#,
+        r#"{"id":1,"baseNameX":null}"#,
+        r#"{"id":1,"baseName"}"#,
+        r#"{"id":1,"baseName":null,"baseName":null}"#,
+        r#"{"baseName":null,"id":1}"#,
+        r#"[{"x":1,"ÿ":2,"twenty_two_byte_name_z":true}]"#,
+        r#"[{"x":1,"ÿ":2,"twenty_two_byte_name_z":false,"x":2}]"#,
+        r#"[{"x":1,"ÿ":2,"twenty_two_byte_name_Z":false}]"#,
+        r#"[{"x":1,"ÿ":2,"twenty_two_byte_name_":false}]"#,
+        r#"[{"x":1,"ÿ":2,"twenty_two_byte_name_zz":false}]"#,
+        r#"[{"x":1,"ÿ":2,"twenty_two_byte_name_z"#,
+        r#"[{"ÿ":2,"x":1}]"#,
+        r#"[{"x":1,"ÿ":null,"twenty_two_byte_name_z":null,"w\\":2}]"#,
+        r#"[{"x":1,"ÿ":null,"twenty_two_byte_name_z":null,"w\":2}]"#,
+        r#"{"id":1,"a_field_name_longer_than_thirty_one_bytes":[],"inner":[],"flag":true}"#,
+        r#"{"a_field_name_longer_than_thirty_one_bytes":[],"inner":[],"flag":true,"id":1}"#,
+        r#"{"a_field_name_longer_than_thirty_one_bytes":[],"inner":[],"inner":[]}"#,
     ];
     for t in texts {
         all_types(&h, t.as_bytes());
