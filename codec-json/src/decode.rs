@@ -4,7 +4,7 @@
 use crate::base64;
 use crate::encode::GO_ZERO_TIME_SECS;
 use crate::number::{self, Grammar, Num, Parsed, is_num_byte};
-use crate::scan::{find_non_ws, find_string_stop, is_ws};
+use crate::scan::{find_non_ws, find_string_stop, find_string_stop_ascii, is_ws};
 use codec_core::{
     DecodeFormat, Error, ErrorKind, Found, KeyHint, KeyStep, Kind, Read, Reference, Result, Seq,
     Time, Value,
@@ -240,6 +240,43 @@ fn read_string_body<'de, 's, R: Read<'de>>(
     }
     read_string_slow(r, scratch)?;
     Ok(Reference::Copied(&scratch[..]))
+}
+
+/// [`read_string_body`] for text: checked for UTF-8, unless the scan for
+/// its end saw only ASCII in it (most keys and values).
+#[inline]
+fn read_str_body<'de, 's, R: Read<'de>>(
+    r: &'s mut R,
+    scratch: &'s mut Vec<u8>,
+) -> Result<Reference<'de, 's, str>> {
+    let buf = r.fill_buf()?;
+    if let Some((i, ascii)) = find_string_stop_ascii(buf)
+        && buf[i] == b'"'
+    {
+        // No escape: take the content and the closing quote in one go.
+        return Ok(match r.read_slice(i + 1, scratch)? {
+            Reference::Borrowed(b) => Reference::Borrowed(scanned_str(&b[..i], ascii)?),
+            Reference::Copied(b) => Reference::Copied(scanned_str(&b[..i], ascii)?),
+        });
+    }
+    read_string_slow(r, scratch)?;
+    Reference::Copied(&scratch[..]).into_str()
+}
+
+/// `b` as text: checked for UTF-8 unless `ascii`, which says that a scan
+/// found only ASCII in it.
+#[inline(always)]
+#[allow(unsafe_code)]
+fn scanned_str(b: &[u8], ascii: bool) -> Result<&str> {
+    if !ascii {
+        return codec_core::str_from_utf8(b);
+    }
+    debug_assert!(b.is_ascii());
+    // SAFETY: ASCII is valid UTF-8, and the caller's scan found no byte of
+    // `b` at or above 0x80 (`find_string_stop_ascii`, which its tests
+    // check against `is_ascii` for every position of a non-ASCII byte
+    // around the stop; the debug assertion re-checks it in every test).
+    Ok(unsafe { std::str::from_utf8_unchecked(b) })
 }
 
 /// Unescapes a string into `scratch` (cleared first), across buffer refills.
@@ -498,8 +535,7 @@ impl JsonDecoder {
                 }
                 b'"' => {
                     r.consume(1);
-                    let s = read_string_body(r, scratch)?;
-                    s.into_str()?;
+                    read_str_body(r, scratch)?;
                 }
                 b't' => expect_literal(r, b"true")?,
                 b'f' => expect_literal(r, b"false")?,
@@ -567,8 +603,7 @@ fn skip_key<'de, R: Read<'de>>(r: &mut R, scratch: &mut Vec<u8>) -> Result<()> {
         return Err(unexpected(b, "a string key"));
     }
     r.consume(1);
-    let s = read_string_body(r, scratch)?;
-    s.into_str()?;
+    read_str_body(r, scratch)?;
     let b = next_token(r)?;
     if b != b':' {
         return Err(unexpected(b, "':'"));
@@ -630,9 +665,7 @@ impl DecodeFormat for JsonDecoder {
             b'"' if self.in_key && self.parse_quoted_keys => return Ok(None),
             b'"' => {
                 r.consume(1);
-                let s = read_string_body(r, scratch)
-                    .and_then(Reference::into_str)
-                    .map_err(|e| e.at(before))?;
+                let s = read_str_body(r, scratch).map_err(|e| e.at(before))?;
                 if s.len() > opts.max_str_len {
                     // Checked here rather than by the shared driver, which
                     // does not know where the string began.
@@ -855,7 +888,7 @@ impl DecodeFormat for JsonDecoder {
             return Err(mismatch(r, b, "text string"));
         }
         r.consume(1);
-        read_string_body(r, scratch)?.into_str()
+        read_str_body(r, scratch)
     }
 
     /// The raw (unescaped) bytes of a string, without the UTF-8 check:

@@ -44,6 +44,17 @@ pub(crate) fn find_string_stop(buf: &[u8]) -> Option<usize> {
     return swar::find_string_stop(buf);
 }
 
+/// [`find_string_stop`], and whether every byte before the stop is ASCII
+/// (so that the string needs no UTF-8 check): the vector scan has each
+/// chunk's high bits at hand for one more instruction.
+#[inline(always)]
+pub(crate) fn find_string_stop_ascii(buf: &[u8]) -> Option<(usize, bool)> {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    return sse2::find_string_stop_ascii(buf);
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    return swar::find_string_stop(buf).map(|i| (i, buf[..i].is_ascii()));
+}
+
 /// Index of the first byte of `buf` that is not JSON whitespace.
 #[inline(always)]
 pub(crate) fn find_non_ws(buf: &[u8]) -> Option<usize> {
@@ -272,6 +283,49 @@ mod sse2 {
     pub(super) fn find_non_ws(buf: &[u8]) -> Option<usize> {
         find(buf, non_ws, super::swar::find_non_ws)
     }
+
+    /// Bit `i` set where byte `i` of `x` is not ASCII (its high bit).
+    #[inline(always)]
+    fn high_bits(x: __m128i) -> u32 {
+        // SAFETY: as in `string_stops`.
+        unsafe { _mm_movemask_epi8(x) as u32 }
+    }
+
+    /// [`find_string_stop`], and whether the bytes before the stop are all
+    /// ASCII: the high bits of the chunks before the stop's, and of the
+    /// stop's chunk below it.
+    #[inline(always)]
+    pub(super) fn find_string_stop_ascii(buf: &[u8]) -> Option<(usize, bool)> {
+        let (chunks, rest) = buf.as_chunks::<16>();
+        let mut high = 0;
+        for (k, c) in chunks.iter().enumerate() {
+            let x = load(c);
+            let m = string_stops(x);
+            if m != 0 {
+                let t = m.trailing_zeros();
+                let below = high_bits(x) & ((1 << t) - 1);
+                return Some((k * 16 + t as usize, high | below == 0));
+            }
+            high |= high_bits(x);
+        }
+        if rest.is_empty() {
+            return None;
+        }
+        let Some(last) = buf.last_chunk::<16>() else {
+            let i = super::swar::find_string_stop(buf)?;
+            return Some((i, buf[..i].is_ascii()));
+        };
+        // As in `find`: the bytes shifted out were checked above.
+        let x = load(last);
+        let shift = 16 - rest.len();
+        let m = string_stops(x) >> shift;
+        if m == 0 {
+            return None;
+        }
+        let t = m.trailing_zeros();
+        let below = (high_bits(x) >> shift) & ((1 << t) - 1);
+        Some((buf.len() - rest.len() + t as usize, high | below == 0))
+    }
 }
 
 #[cfg(test)]
@@ -300,6 +354,8 @@ mod tests {
         }
         assert_eq!(find_string_stop(buf), stop);
         assert_eq!(find_non_ws(buf), non_ws);
+        let ascii = stop.map(|i| (i, buf[..i].is_ascii()));
+        assert_eq!(find_string_stop_ascii(buf), ascii, "ascii {buf:?}");
     }
 
     #[test]
@@ -349,6 +405,24 @@ mod tests {
                         v[i - 2] = 0xE2;
                     }
                     check(&v);
+                }
+            }
+        }
+    }
+
+    /// The ASCII flag of the stop scan: one non-ASCII byte anywhere before,
+    /// at or after a stop, in the stop's chunk or another.
+    #[test]
+    fn string_stop_ascii_flag() {
+        for len in 1..70 {
+            for stop in 0..len {
+                for high in 0..len {
+                    let mut v = vec![b'x'; len];
+                    v[high] = 0x80 | (high as u8);
+                    v[stop] = b'"';
+                    check(&v);
+                    let ascii = high >= stop;
+                    assert_eq!(find_string_stop_ascii(&v), Some((stop, ascii)));
                 }
             }
         }
