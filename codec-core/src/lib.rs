@@ -75,7 +75,7 @@ pub use read::{IoReader, Read, Reference, SliceReader, be_uint};
 pub use text::str_from_utf8;
 pub use time::{Civil, Time};
 pub use value::Value;
-pub use write::{IoWriter, Write};
+pub use write::{IoWriter, Write, copy_short};
 
 mod write;
 

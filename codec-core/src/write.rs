@@ -34,6 +34,22 @@ pub trait Write {
         self.write_all(buf)
     }
 
+    /// Appends the first `n` bytes of a `MAX`-byte block that `fill` writes
+    /// and returns `n` of (at most `MAX`): an encoder lays out several short
+    /// pieces (a small array of numbers with its brackets and commas) in one
+    /// go, where `Vec<u8>` claims the block at once in its own buffer and
+    /// checks its capacity and length once, not once per piece. Each call
+    /// gets a zeroed block.
+    #[inline]
+    fn write_fill<const MAX: usize>(
+        &mut self,
+        fill: impl FnOnce(&mut [u8; MAX]) -> usize,
+    ) -> Result<()> {
+        let mut block = [0; MAX];
+        let n = fill(&mut block).min(MAX);
+        self.write_all(&block[..n])
+    }
+
     /// Hints that about `additional` more bytes will follow.
     #[inline]
     fn reserve(&mut self, additional: usize) {
@@ -44,20 +60,21 @@ pub trait Write {
     fn bytes_written(&self) -> u64;
 }
 
-/// Appends a slice of at most 32 bytes without a call to `memcpy`.
+/// Copies `s` to the start of `dst` and returns its length: without a
+/// call to `memcpy` when it has at most 32 bytes (as two overlapping
+/// fixed-size pieces, both inside `s`'s length), with one otherwise. For
+/// format drivers filling a [`Write::write_fill`] block. `dst` must have
+/// room for `s` (else this panics: callers size their blocks for it).
 ///
 /// A number's text is a handful of bytes whose length is known only at run
-/// time; `extend_from_slice` sends each one to the C library's `memmove`,
-/// whose call and size dispatch cost more than the copy. Here the 32 bytes past the end are claimed at once (two wide
-/// stores), the slice is copied as two overlapping fixed-size pieces, and
-/// the length is cut back to what was written.
+/// time; `copy_from_slice` sends each one to the C library's `memmove`,
+/// whose call and size dispatch cost more than the copy.
 #[inline(always)]
-fn extend_short(v: &mut Vec<u8>, s: &[u8]) {
+pub fn copy_short(dst: &mut [u8], s: &[u8]) -> usize {
     let n = s.len();
-    let start = v.len();
-    v.extend_from_slice(&[0; 32]);
-    let dst = &mut v[start..start + 32];
-    if n >= 16 {
+    if n > 32 {
+        dst[..n].copy_from_slice(s);
+    } else if n >= 16 {
         dst[..16].copy_from_slice(&s[..16]);
         dst[n - 16..n].copy_from_slice(&s[n - 16..]);
     } else if n >= 8 {
@@ -71,7 +88,7 @@ fn extend_short(v: &mut Vec<u8>, s: &[u8]) {
         dst[n / 2] = s[n / 2];
         dst[n - 1] = s[n - 1];
     }
-    v.truncate(start + n);
+    n
 }
 
 impl Write for Vec<u8> {
@@ -83,11 +100,33 @@ impl Write for Vec<u8> {
 
     #[inline(always)]
     fn write_short(&mut self, buf: &[u8]) -> Result<()> {
-        if buf.len() <= 32 {
-            extend_short(self, buf);
+        let n = buf.len();
+        if n <= 32 {
+            // As `write_fill`, with the length known in advance.
+            let start = self.len();
+            self.extend_from_slice(&[0; 32]);
+            copy_short(&mut self[start..start + 32], buf);
+            self.truncate(start + n);
         } else {
             self.extend_from_slice(buf);
         }
+        Ok(())
+    }
+
+    /// The block is claimed past the end at once (`MAX` zeros: a few wide
+    /// stores), filled in place, and the length cut back to what was written.
+    #[inline(always)]
+    fn write_fill<const MAX: usize>(
+        &mut self,
+        fill: impl FnOnce(&mut [u8; MAX]) -> usize,
+    ) -> Result<()> {
+        let start = self.len();
+        self.extend_from_slice(&[0; MAX]);
+        let n = match self[start..].first_chunk_mut::<MAX>() {
+            Some(block) => fill(block).min(MAX),
+            None => 0,
+        };
+        self.truncate(start + n);
         Ok(())
     }
 
@@ -135,6 +174,14 @@ impl<T: Write + ?Sized> Write for &mut T {
     #[inline(always)]
     fn write_short(&mut self, buf: &[u8]) -> Result<()> {
         (**self).write_short(buf)
+    }
+
+    #[inline(always)]
+    fn write_fill<const MAX: usize>(
+        &mut self,
+        fill: impl FnOnce(&mut [u8; MAX]) -> usize,
+    ) -> Result<()> {
+        (**self).write_fill(fill)
     }
 
     #[inline]
@@ -285,7 +332,7 @@ mod tests {
     fn short_slices_of_every_length_are_appended_exactly() {
         // Every length through the short path and past it, onto buffers
         // whose spare capacity is zero, small and large, so that each
-        // branch of `extend_short` runs at a growth boundary too.
+        // branch of `copy_short` runs at a growth boundary too.
         for len in 0..=40usize {
             let src: Vec<u8> = (0..len as u8).map(|b| b.wrapping_mul(37) | 1).collect();
             for cap in [0usize, 1, 7, 31, 32, 33, 100] {
@@ -301,6 +348,51 @@ mod tests {
                 want.extend_from_slice(&src[..len / 3]);
                 assert_eq!(v, want, "len {len}, capacity {cap}");
             }
+        }
+    }
+
+    #[test]
+    fn filled_blocks_append_only_what_was_written() {
+        // Every length a 40-byte block can report (and one past it, which
+        // is cut to the block), onto buffers at and off growth boundaries.
+        for n in 0..=41usize {
+            let fill = |block: &mut [u8; 40]| {
+                assert!(block.iter().all(|&b| b == 0), "the block is zeroed");
+                for (i, b) in block.iter_mut().enumerate() {
+                    *b = i as u8 + 1;
+                }
+                n
+            };
+            let want: Vec<u8> = b"head".iter().copied().chain(1..=n.min(40) as u8).collect();
+            for cap in [0usize, 4, 5, 43, 44, 45, 100] {
+                let mut v = Vec::with_capacity(cap);
+                v.extend_from_slice(b"head");
+                v.write_fill(fill).unwrap();
+                assert_eq!(v, want, "n {n}, capacity {cap}");
+                // Through the `&mut T` forwarding impl.
+                let mut v = b"head".to_vec();
+                Write::write_fill(&mut &mut v, fill).unwrap();
+                assert_eq!(v, want, "n {n}, by reference");
+            }
+            // IoWriter (the default method) agrees.
+            let mut w = IoWriter::new(Vec::new());
+            w.write_all(b"head").unwrap();
+            w.write_fill(fill).unwrap();
+            assert_eq!(w.into_inner().unwrap(), want, "n {n}, IoWriter");
+        }
+    }
+
+    #[test]
+    fn short_copies_of_every_length_are_exact() {
+        for n in 0..=48usize {
+            let src: Vec<u8> = (0..n as u8).map(|b| b.wrapping_mul(29) | 0x80).collect();
+            let mut dst = [0u8; 48];
+            assert_eq!(copy_short(&mut dst, &src), n);
+            assert_eq!(&dst[..n], &src[..], "{n}");
+            assert!(
+                dst[n..].iter().all(|&b| b == 0),
+                "{n}: nothing past the copy"
+            );
         }
     }
 

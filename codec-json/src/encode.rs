@@ -2,7 +2,9 @@
 
 use crate::number::{F32_INT_LIMIT, F64_INT_LIMIT, fixed_as_is, format_float};
 use crate::{IntegerAsString, base64, digits};
-use codec_core::{EncodeFormat, Error, FieldName, Result, Time, Write, write_array_each};
+use codec_core::{
+    EncodeFormat, Error, FieldName, Result, Time, Write, copy_short, write_array_each,
+};
 
 /// Go's zero `time.Time` (0001-01-01T00:00:00Z) in Unix seconds: written as `null`.
 pub(crate) const GO_ZERO_TIME_SECS: i64 = -62_135_596_800;
@@ -193,6 +195,22 @@ impl JsonEncoder {
         if self.key {
             return Err(Self::bad_key("an array"));
         }
+        if let &[x, y] = items {
+            // A pair (a point's coordinates) is laid out in one block: the
+            // brackets, the comma and a 48-byte slot per text.
+            let (mut a, mut b) = (zmij::Buffer::new(), zmij::Buffer::new());
+            let (x, y) = (piece(&mut a, x), piece(&mut b, y));
+            w.write_fill::<112>(
+                #[inline(always)]
+                |block| {
+                    let n = put_after(block, 0, b'[', x);
+                    let n = put_after(block, n, b',', y);
+                    block[n] = b']';
+                    n + 1
+                },
+            )?;
+            return self.end_value(w);
+        }
         w.reserve(items.len() * 24 + 2);
         w.write_byte(b'[')?;
         if let Some((&first, rest)) = items.split_first() {
@@ -253,6 +271,15 @@ impl<'b> FloatText<'b> {
         }
     }
 
+    /// Lays the text out at the start of `slot`, returning its length.
+    #[inline(always)]
+    fn put(self, slot: &mut [u8; 48]) -> usize {
+        match self {
+            FloatText::Ready(s) => copy_short(slot, s),
+            FloatText::Relayout(s, abs, limit) => format_float(s, abs, limit, slot),
+        }
+    }
+
     #[inline(always)]
     fn write<W: Write>(self, w: &mut W) -> Result<()> {
         match self {
@@ -263,6 +290,19 @@ impl<'b> FloatText<'b> {
                 w.write_short(&out[..n])
             }
         }
+    }
+}
+
+/// Writes `sep` at `block[at]` and `text` after it; returns where they end
+/// (at most `at + 49`: a text takes at most 32 bytes of its 48-byte slot,
+/// and `at` is at most 49, so that the slot is always there).
+#[inline(always)]
+fn put_after(block: &mut [u8; 112], at: usize, sep: u8, text: FloatText<'_>) -> usize {
+    let (head, slot) = block.split_at_mut(at + 1);
+    head[at] = sep;
+    match slot.first_chunk_mut::<48>() {
+        Some(slot) => at + 1 + text.put(slot),
+        None => at + 1,
     }
 }
 

@@ -97,6 +97,29 @@ fn as_values<T: Copy>(items: &[T], f: impl Fn(T) -> Value) -> Value {
     Value::Array(items.iter().map(|&x| f(x)).collect())
 }
 
+/// Pairs (a point's coordinates) are laid out in one block in JSON: every
+/// float of the samples in either place, next to every other, gives the
+/// item-by-item bytes, for `f64` and `f32`.
+#[test]
+fn float_pairs_write_the_item_by_item_bytes() {
+    let (xs, ys) = (f64s(), f32s());
+    for h in handles() {
+        let name = format!("{h:?}");
+        for &a in &xs {
+            for &b in &xs {
+                let want = h.to_vec(&as_values(&[a, b], Value::F64)).unwrap();
+                assert_eq!(h.to_vec(&[a, b]).unwrap(), want, "{name} [{a:e}, {b:e}]");
+            }
+        }
+        for &a in &ys {
+            for &b in &ys {
+                let want = h.to_vec(&as_values(&[a, b], Value::F32)).unwrap();
+                assert_eq!(h.to_vec(&[a, b]).unwrap(), want, "{name} [{a:e}, {b:e}]");
+            }
+        }
+    }
+}
+
 #[test]
 fn float_arrays_write_the_item_by_item_bytes() {
     let xs = f64s();
