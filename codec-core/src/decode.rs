@@ -673,12 +673,13 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
     }
 
     /// [`Decoder::map_next_key`] for a struct's fields, given the name of
-    /// the field the caller expects next: where the format can check it in
-    /// place (JSON, and the binary formats' short text keys), a key that is
-    /// exactly `hint` reaches `key` with `true` as its third argument, and
-    /// `key` may answer without matching the bytes (they are `hint`'s).
-    /// Any other key, or a format that does not check, gives `false`. The
-    /// results and errors are [`Decoder::map_next_key`]'s either way.
+    /// the field the caller expects next: where the format checks it in
+    /// place (JSON; the binary formats read a key's length in its header
+    /// and do not), a key that is exactly `hint` reaches `key` with `true`
+    /// as its third argument, and `key` may answer without matching the
+    /// bytes (they are `hint`'s). Any other key, or a format that does not
+    /// check, gives `false`. The results and errors are
+    /// [`Decoder::map_next_key`]'s either way.
     ///
     /// Derived decoders pass the field after the last one read: in a
     /// document written from the same struct, every key but the first of
