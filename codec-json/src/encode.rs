@@ -428,8 +428,62 @@ fn escape_flags<const ESC_HTML: bool>(x: u64) -> u64 {
     m & HIGHS
 }
 
+/// The longest string [`quoted_short`] lays out: with its two quotes, one
+/// 16-byte word.
+const SHORT_STR: usize = 14;
+
+/// `s` with its quotes in the first `len` bytes of a word, when `s` has at
+/// most [`SHORT_STR`] bytes and none may need escaping (`<`, `>` and `&`
+/// count as such whether or not the handle escapes them: a string with
+/// one takes the general path, which decides); `None` otherwise.
+///
+/// The word is built in registers from at most two loads of `s` and
+/// checked there (one vector compare on x86_64): laid out in memory with
+/// stores of several widths and read back whole, it stalled on store
+/// forwarding.
+#[inline(always)]
+fn quoted_short(s: &[u8]) -> Option<([u8; 16], usize)> {
+    let n = s.len();
+    if n > SHORT_STR {
+        return None;
+    }
+    let text = short_word(s);
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    let plain = crate::scan::escape_mask(text) & ((1 << n) - 1) == 0;
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    let plain = find_escape::<true>(s).is_none();
+    let quoted = 0x22 | text << 8 | 0x22 << (8 * (n + 1));
+    plain.then_some((quoted.to_le_bytes(), n + 2))
+}
+
+/// `s` (at most 16 bytes) in the low bytes of a little-endian word, zeros
+/// above: two overlapping loads (whose shared bytes are equal, so that
+/// OR-ing them is exact), or three single bytes below 4.
+#[inline(always)]
+fn short_word(s: &[u8]) -> u128 {
+    let n = s.len();
+    debug_assert!(n <= 16);
+    if let (Some(head), Some(tail)) = (s.first_chunk::<8>(), s.last_chunk::<8>()) {
+        u128::from(u64::from_le_bytes(*head))
+            | u128::from(u64::from_le_bytes(*tail)) << (8 * (n - 8))
+    } else if let (Some(head), Some(tail)) = (s.first_chunk::<4>(), s.last_chunk::<4>()) {
+        u128::from(
+            u64::from(u32::from_le_bytes(*head))
+                | u64::from(u32::from_le_bytes(*tail)) << (8 * (n - 4)),
+        )
+    } else if let (Some(&first), Some(&last)) = (s.first(), s.last()) {
+        u128::from(
+            u32::from(first)
+                | u32::from(s[n / 2]) << (8 * (n / 2))
+                | u32::from(last) << (8 * (n - 1)),
+        )
+    } else {
+        0
+    }
+}
+
 /// Writes `s` as a quoted JSON string with ugorji's escaping.
-#[inline]
+#[inline(never)]
 pub(crate) fn write_escaped<W: Write>(w: &mut W, s: &[u8], html: bool) -> Result<()> {
     if html {
         write_escaped_with::<W, true>(w, s)
@@ -589,10 +643,15 @@ impl EncodeFormat for JsonEncoder {
         self.write_float_array(w, items, f32_item)
     }
 
+    /// A short string that needs no escaping (most keys and many values)
+    /// is one word, inline; others take the general scan, out of line.
     #[inline]
     fn write_str<W: Write>(&mut self, w: &mut W, v: &str) -> Result<()> {
         self.key = false;
-        write_escaped(w, v.as_bytes(), self.html)?;
+        match quoted_short(v.as_bytes()) {
+            Some((word, len)) => w.write_word(word, len)?,
+            None => write_escaped(w, v.as_bytes(), self.html)?,
+        }
         self.end_value(w)
     }
 
@@ -968,6 +1027,36 @@ mod tests {
                         })
                         .collect();
                     assert_eq!(find(&s, html), naive(&s, html), "{s:?} html={html}");
+                }
+            }
+        }
+    }
+
+    /// A short string laid out in one word is what the general path
+    /// writes, and every string it declines is too long or has a byte
+    /// the table flags: each byte value at each position of strings of
+    /// 0 to 16 bytes whose other bytes all differ (so a byte put in the
+    /// wrong place shows), in both escaping modes.
+    #[test]
+    fn short_strings_are_laid_out_as_the_general_path() {
+        for len in 0..=16usize {
+            for pos in 0..len.max(1) {
+                for b in 0..=255u8 {
+                    let mut s: Vec<u8> = (0..len).map(|i| b'a' + i as u8).collect();
+                    if let Some(at) = s.get_mut(pos) {
+                        *at = b;
+                    }
+                    match quoted_short(&s) {
+                        Some((word, n)) => {
+                            assert!(len <= SHORT_STR && naive(&s, true).is_none(), "{s:?}");
+                            for html in [false, true] {
+                                let mut general = Vec::new();
+                                write_escaped(&mut general, &s, html).unwrap();
+                                assert_eq!(word[..n], general[..], "{s:?} html={html}");
+                            }
+                        }
+                        None => assert!(len > SHORT_STR || naive(&s, true).is_some(), "{s:?}"),
+                    }
                 }
             }
         }

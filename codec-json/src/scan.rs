@@ -85,6 +85,15 @@ pub(crate) fn find_escape<const HTML: bool>(
     )
 }
 
+/// Bit `i` set where byte `i` of `word` (little-endian) may need escaping
+/// in a string being written, `<`, `>` and `&` included (see `escapes`):
+/// one vector check of a short string held in a register.
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[inline(always)]
+pub(crate) fn escape_mask(word: u128) -> u32 {
+    sse2::escapes::<true>(sse2::from_word(word))
+}
+
 /// Eight bytes per step in a `u64`: the portable scans (and the tail of
 /// the SSE2 ones when fewer than 16 bytes are left).
 #[cfg_attr(all(target_arch = "x86_64", target_feature = "sse2"), allow(dead_code))]
@@ -155,6 +164,13 @@ mod sse2 {
         __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_max_epu8, _mm_movemask_epi8, _mm_or_si128,
         _mm_set_epi64x, _mm_set1_epi8,
     };
+
+    /// The 16 bytes of little-endian `word` in a vector register.
+    #[inline(always)]
+    pub(super) fn from_word(word: u128) -> __m128i {
+        // SAFETY: SSE2 is enabled for this target; this computes on registers.
+        unsafe { _mm_set_epi64x((word >> 64) as u64 as i64, word as u64 as i64) }
+    }
 
     /// The 16 bytes of `c` in a vector register.
     #[inline(always)]
