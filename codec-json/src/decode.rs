@@ -165,21 +165,35 @@ fn expect_literal<'de, R: Read<'de>, const N: usize>(r: &mut R, lit: &[u8; N]) -
     }
 }
 
+/// Each byte's value as a hex digit, -1 where it is not one.
+static HEX_DIGIT: [i8; 256] = {
+    let mut t = [-1i8; 256];
+    let mut i = 0;
+    while i < 10 {
+        t[b'0' as usize + i] = i as i8;
+        i += 1;
+    }
+    let mut i = 0;
+    while i < 6 {
+        t[b'a' as usize + i] = 10 + i as i8;
+        t[b'A' as usize + i] = 10 + i as i8;
+        i += 1;
+    }
+    t
+};
+
+/// The value of 4 hex digits, `None` if one is not a hex digit: four
+/// table lookups and one sign test, not a branch per digit.
+#[inline(always)]
+fn hex4(h: [u8; 4]) -> Option<u16> {
+    let [a, b, c, d] = h.map(|c| i32::from(HEX_DIGIT[c as usize]));
+    ((a | b | c | d) >= 0).then_some((a << 12 | b << 8 | c << 4 | d) as u16)
+}
+
 /// Reads 4 hex digits of a `\u` escape.
 #[inline]
 fn read_hex4<'de, R: Read<'de>>(r: &mut R) -> Result<u16> {
-    let h = r.read_array::<4>()?;
-    let mut v: u16 = 0;
-    for c in h {
-        let d = match c {
-            b'0'..=b'9' => c - b'0',
-            b'a'..=b'f' => c - b'a' + 10,
-            b'A'..=b'F' => c - b'A' + 10,
-            _ => return Err(syntax("invalid \\u escape: expected 4 hex digits")),
-        };
-        v = v << 4 | d as u16;
-    }
-    Ok(v)
+    hex4(r.read_array::<4>()?).ok_or_else(|| syntax("invalid \\u escape: expected 4 hex digits"))
 }
 
 /// Decodes one escape (the `\` already consumed), appending UTF-8 to `out`.
@@ -287,24 +301,121 @@ fn read_string_slow<'de, R: Read<'de>>(r: &mut R, scratch: &mut Vec<u8>) -> Resu
         if buf.is_empty() {
             return Err(Error::eof());
         }
-        match find_string_stop(buf) {
-            None => {
-                scratch.extend_from_slice(buf);
-                let n = buf.len();
-                r.consume(n);
-            }
-            Some(i) => {
-                let b = buf[i];
-                scratch.extend_from_slice(&buf[..i]);
-                r.consume(i + 1);
-                match b {
-                    b'"' => return Ok(()),
-                    b'\\' => read_escape(r, scratch)?,
-                    _ => return Err(syntax("control character in string (must be escaped)")),
-                }
+        let (used, stop) = unescape_run(buf, scratch);
+        r.consume(used);
+        match stop {
+            RunEnd::Quote => return Ok(()),
+            RunEnd::Buffer => {}
+            // Cut by the buffer's end, or invalid: the reader's path
+            // decodes it or reports it.
+            RunEnd::Escape => read_escape(r, scratch)?,
+            RunEnd::Control => {
+                return Err(syntax("control character in string (must be escaped)"));
             }
         }
     }
+}
+
+/// Where [`unescape_run`] stopped.
+enum RunEnd {
+    /// At the closing quote.
+    Quote,
+    /// At the end of the buffer.
+    Buffer,
+    /// After a backslash whose escape it left to the reader.
+    Escape,
+    /// After a control character.
+    Control,
+}
+
+/// Appends the string content at the start of `buf` to `out`, decoding
+/// every escape that lies wholly in `buf` there (no call to the reader per
+/// piece); returns how many bytes it used, through the byte it stopped at.
+#[inline]
+fn unescape_run(buf: &[u8], out: &mut Vec<u8>) -> (usize, RunEnd) {
+    let mut pos = 0;
+    loop {
+        let at = match buf.get(pos) {
+            // Escapes often follow one another (text written with
+            // `\u` escapes for all non-ASCII): no scan between them.
+            Some(b'\\') => pos,
+            _ => {
+                let Some(i) = find_string_stop(&buf[pos..]) else {
+                    out.extend_from_slice(&buf[pos..]);
+                    return (buf.len(), RunEnd::Buffer);
+                };
+                out.extend_from_slice(&buf[pos..pos + i]);
+                pos + i
+            }
+        };
+        match buf[at] {
+            b'"' => return (at + 1, RunEnd::Quote),
+            b'\\' => match unescape_one(&buf[at + 1..], out) {
+                Some(n) => pos = at + 1 + n,
+                None => return (at + 1, RunEnd::Escape),
+            },
+            _ => return (at + 1, RunEnd::Control),
+        }
+    }
+}
+
+/// Appends the UTF-8 form of `cp`, a scalar value (not a surrogate, at
+/// most U+10FFFF), with a fixed-size append per length instead of a
+/// `memcpy` call for one to four bytes.
+#[inline(always)]
+fn push_utf8(out: &mut Vec<u8>, cp: u32) {
+    debug_assert!(char::from_u32(cp).is_some());
+    let cont = |shift: u32| 0x80 | (cp >> shift & 0x3f) as u8;
+    if cp < 0x80 {
+        out.push(cp as u8);
+    } else if cp < 0x800 {
+        out.extend_from_slice(&[0xc0 | (cp >> 6) as u8, cont(0)]);
+    } else if cp < 0x10000 {
+        out.extend_from_slice(&[0xe0 | (cp >> 12) as u8, cont(6), cont(0)]);
+    } else {
+        out.extend_from_slice(&[0xf0 | (cp >> 18) as u8, cont(12), cont(6), cont(0)]);
+    }
+}
+
+/// Decodes the escape at the start of `rest` (its backslash before it)
+/// into `out` and returns its length, when it is wholly in `rest` and
+/// valid; `None` leaves it to [`read_escape`], which reads on or reports
+/// the error at the same place as from any reader.
+#[inline(always)]
+fn unescape_one(rest: &[u8], out: &mut Vec<u8>) -> Option<usize> {
+    let simple = match *rest.first()? {
+        b'"' => b'"',
+        b'\\' => b'\\',
+        b'/' => b'/',
+        b'b' => 0x08,
+        b'f' => 0x0c,
+        b'n' => b'\n',
+        b'r' => b'\r',
+        b't' => b'\t',
+        b'u' => {
+            let u = hex4(*rest.get(1..5)?.first_chunk()?)?;
+            let (cp, len) = match u {
+                0xD800..=0xDBFF => {
+                    let pair = rest.get(5..11)?;
+                    let lo = hex4(*pair[2..].first_chunk()?)?;
+                    if pair[..2] != *b"\\u" || !(0xDC00..=0xDFFF).contains(&lo) {
+                        return None;
+                    }
+                    (
+                        0x10000 + ((u32::from(u) - 0xD800) << 10) + (u32::from(lo) - 0xDC00),
+                        11,
+                    )
+                }
+                0xDC00..=0xDFFF => return None,
+                _ => (u32::from(u), 5),
+            };
+            push_utf8(out, cp);
+            return Some(len);
+        }
+        _ => return None,
+    };
+    out.push(simple);
+    Some(1)
 }
 
 impl JsonDecoder {
@@ -1145,4 +1256,40 @@ fn quoted_number(text: &[u8], expected: &'static str, f32: bool) -> Result<Num> 
         ),
         _ => e,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every byte value at every position of four hex digits, against
+    /// the standard parser (which takes the same digits, both cases).
+    #[test]
+    fn hex4_is_exact() {
+        for pos in 0..4 {
+            for b in 0..=255u8 {
+                for base in [*b"0000", *b"9fA1", *b"FFff"] {
+                    let mut h = base;
+                    h[pos] = b;
+                    let want = std::str::from_utf8(&h)
+                        .ok()
+                        .filter(|s| s.bytes().all(|c| c.is_ascii_hexdigit()))
+                        .and_then(|s| u16::from_str_radix(s, 16).ok());
+                    assert_eq!(hex4(h), want, "{h:?}");
+                }
+            }
+        }
+    }
+
+    /// Every scalar value, against the standard library's encoder.
+    #[test]
+    fn push_utf8_is_exact() {
+        let mut out = Vec::new();
+        let mut b = [0u8; 4];
+        for c in (0..=0x10FFFF).filter_map(char::from_u32) {
+            out.clear();
+            push_utf8(&mut out, c as u32);
+            assert_eq!(out, c.encode_utf8(&mut b).as_bytes(), "{c:?}");
+        }
+    }
 }

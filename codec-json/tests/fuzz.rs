@@ -407,3 +407,71 @@ fn skipping_checks_number_grammar_only() {
         }
     }
 }
+
+/// Strings with escapes decode the same from a slice (where escapes that
+/// lie wholly in the buffer are decoded in place) and from readers that
+/// cut them anywhere (where each escape is read piece by piece): the same
+/// text, or the same error at the same byte. Random runs of valid and
+/// broken escapes, raw controls and non-ASCII text.
+#[test]
+fn escapes_agree_between_slice_and_readers() {
+    let h = JsonHandle::default();
+    let mut rng = Rng(0xD1B5_4A32_D192_ED03);
+    let pieces: [&[u8]; 24] = [
+        b"a",
+        b"plain text run",
+        b"\\\"",
+        b"\\\\",
+        b"\\/",
+        b"\\b\\f\\n\\r\\t",
+        b"\\u00e9",
+        b"\\u20AC",
+        b"\\u0000",
+        b"\\uFFFF",
+        b"\\ud83d\\ude80",
+        b"\\uD83D",
+        b"\\uDE00",
+        b"\\ud83d\\u0041",
+        b"\\ud83dx",
+        b"\\u12",
+        b"\\u00G0",
+        b"\\x",
+        b"\\",
+        b"\x01",
+        "é日本😀".as_bytes(),
+        b"\xff",
+        b"\"",
+        b"\\u00e9\\u00e9\\n\\u003c\\u003e\\u0026 more",
+    ];
+    let mut ok = 0;
+    for _ in 0..20_000 {
+        let mut text = Vec::new();
+        for _ in 0..1 + rng.below(6) {
+            text.extend_from_slice(pieces[rng.below(pieces.len())]);
+        }
+        let mut doc = b"[\"".to_vec();
+        doc.extend_from_slice(&text);
+        doc.extend_from_slice(b"\",\"");
+        doc.extend_from_slice(&text);
+        doc.extend_from_slice(b"\"]");
+        let a = from_slice::<Vec<String>, _>(&doc, &h).map_err(|e| e.to_string());
+        ok += a.is_ok() as usize;
+        for chunk in [1, 2, 5, 8192] {
+            let b = from_reader::<Vec<String>, _, _>(Chunked { data: &doc, chunk }, &h)
+                .map_err(|e| e.to_string());
+            assert_eq!(a, b, "chunk {chunk} on {:?}", String::from_utf8_lossy(&doc));
+        }
+        let v = from_slice::<Value, _>(&doc, &h).map_err(|e| e.to_string());
+        let w = from_reader::<Value, _, _>(
+            Chunked {
+                data: &doc,
+                chunk: 1,
+            },
+            &h,
+        )
+        .map_err(|e| e.to_string());
+        assert_eq!(v, w, "Value on {:?}", String::from_utf8_lossy(&doc));
+    }
+    // Both outcomes are well represented.
+    assert!(ok > 2_000 && ok < 18_000, "{ok} valid");
+}
