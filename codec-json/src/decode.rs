@@ -196,10 +196,11 @@ fn read_hex4<'de, R: Read<'de>>(r: &mut R) -> Result<u16> {
     hex4(r.read_array::<4>()?).ok_or_else(|| syntax("invalid \\u escape: expected 4 hex digits"))
 }
 
-/// Decodes one escape (the `\` already consumed), appending UTF-8 to `out`.
-fn read_escape<'de, R: Read<'de>>(r: &mut R, out: &mut Vec<u8>) -> Result<()> {
-    let c = r.read_u8()?;
-    let simple = match c {
+/// The byte a one-letter escape (`\n`, `\"`, ...) stands for; `None` for
+/// `u` and for letters JSON does not define.
+#[inline(always)]
+fn simple_escape(c: u8) -> Option<u8> {
+    Some(match c {
         b'"' => b'"',
         b'\\' => b'\\',
         b'/' => b'/',
@@ -208,30 +209,42 @@ fn read_escape<'de, R: Read<'de>>(r: &mut R, out: &mut Vec<u8>) -> Result<()> {
         b'n' => b'\n',
         b'r' => b'\r',
         b't' => b'\t',
-        b'u' => {
-            let u = read_hex4(r)?;
-            let ch = match u {
-                0xD800..=0xDBFF => {
-                    if r.read_array::<2>()? != *b"\\u" {
-                        return Err(syntax("lone high surrogate in \\u escape"));
-                    }
-                    let lo = read_hex4(r)?;
-                    if !(0xDC00..=0xDFFF).contains(&lo) {
-                        return Err(syntax("high surrogate not followed by a low surrogate"));
-                    }
-                    let cp = 0x10000 + (((u as u32) - 0xD800) << 10) + ((lo as u32) - 0xDC00);
-                    char::from_u32(cp).ok_or_else(|| syntax("invalid surrogate pair"))?
-                }
-                0xDC00..=0xDFFF => return Err(syntax("lone low surrogate in \\u escape")),
-                _ => char::from_u32(u as u32).ok_or_else(|| syntax("invalid \\u escape"))?,
-            };
-            let mut b = [0u8; 4];
-            out.extend_from_slice(ch.encode_utf8(&mut b).as_bytes());
-            return Ok(());
+        _ => return None,
+    })
+}
+
+/// The code point a high and a low surrogate stand for together.
+#[inline(always)]
+fn pair_code_point(high: u16, low: u16) -> u32 {
+    0x10000 + ((u32::from(high) - 0xD800) << 10) + (u32::from(low) - 0xDC00)
+}
+
+/// Decodes one escape (the `\` already consumed), appending UTF-8 to `out`.
+fn read_escape<'de, R: Read<'de>>(r: &mut R, out: &mut Vec<u8>) -> Result<()> {
+    let c = r.read_u8()?;
+    if let Some(b) = simple_escape(c) {
+        out.push(b);
+        return Ok(());
+    }
+    if c != b'u' {
+        return Err(syntax("invalid escape in string"));
+    }
+    let u = read_hex4(r)?;
+    let cp = match u {
+        0xD800..=0xDBFF => {
+            if r.read_array::<2>()? != *b"\\u" {
+                return Err(syntax("lone high surrogate in \\u escape"));
+            }
+            let lo = read_hex4(r)?;
+            if !(0xDC00..=0xDFFF).contains(&lo) {
+                return Err(syntax("high surrogate not followed by a low surrogate"));
+            }
+            pair_code_point(u, lo)
         }
-        _ => return Err(syntax("invalid escape in string")),
+        0xDC00..=0xDFFF => return Err(syntax("lone low surrogate in \\u escape")),
+        _ => u32::from(u),
     };
-    out.push(simple);
+    push_utf8(out, cp);
     Ok(())
 }
 
@@ -383,39 +396,29 @@ fn push_utf8(out: &mut Vec<u8>, cp: u32) {
 /// the error at the same place as from any reader.
 #[inline(always)]
 fn unescape_one(rest: &[u8], out: &mut Vec<u8>) -> Option<usize> {
-    let simple = match *rest.first()? {
-        b'"' => b'"',
-        b'\\' => b'\\',
-        b'/' => b'/',
-        b'b' => 0x08,
-        b'f' => 0x0c,
-        b'n' => b'\n',
-        b'r' => b'\r',
-        b't' => b'\t',
-        b'u' => {
-            let u = hex4(*rest.get(1..5)?.first_chunk()?)?;
-            let (cp, len) = match u {
-                0xD800..=0xDBFF => {
-                    let pair = rest.get(5..11)?;
-                    let lo = hex4(*pair[2..].first_chunk()?)?;
-                    if pair[..2] != *b"\\u" || !(0xDC00..=0xDFFF).contains(&lo) {
-                        return None;
-                    }
-                    (
-                        0x10000 + ((u32::from(u) - 0xD800) << 10) + (u32::from(lo) - 0xDC00),
-                        11,
-                    )
-                }
-                0xDC00..=0xDFFF => return None,
-                _ => (u32::from(u), 5),
-            };
-            push_utf8(out, cp);
-            return Some(len);
+    let c = *rest.first()?;
+    if let Some(b) = simple_escape(c) {
+        out.push(b);
+        return Some(1);
+    }
+    if c != b'u' {
+        return None;
+    }
+    let u = hex4(*rest.get(1..5)?.first_chunk()?)?;
+    let (cp, len) = match u {
+        0xD800..=0xDBFF => {
+            let pair = rest.get(5..11)?;
+            let lo = hex4(*pair[2..].first_chunk()?)?;
+            if pair[..2] != *b"\\u" || !(0xDC00..=0xDFFF).contains(&lo) {
+                return None;
+            }
+            (pair_code_point(u, lo), 11)
         }
-        _ => return None,
+        0xDC00..=0xDFFF => return None,
+        _ => (u32::from(u), 5),
     };
-    out.push(simple);
-    Some(1)
+    push_utf8(out, cp);
+    Some(len)
 }
 
 impl JsonDecoder {
