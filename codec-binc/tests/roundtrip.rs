@@ -43,7 +43,7 @@ fn arb_value() -> impl Strategy<Value = Value> {
         any::<u32>().prop_map(|b| Value::F32(f32::from_bits(b))),
         any::<u64>().prop_map(|b| Value::F64(f64::from_bits(b))),
         any::<i16>().prop_map(|i| Value::F64(i as f64 / 4.0)),
-        ".{0,20}".prop_map(Value::Str),
+        ".{0,20}".prop_map(Value::from),
         proptest::collection::vec(any::<u8>(), 0..20).prop_map(Value::Bytes),
         (any::<u8>(), proptest::collection::vec(any::<u8>(), 0..20))
             .prop_map(|(t, d)| Value::Ext(t as u64, d)),

@@ -14,7 +14,7 @@ fn value() -> impl Strategy<Value = Value> {
         any::<i128>().prop_map(Value::BigInt),
         any::<f32>().prop_map(Value::F32),
         any::<f64>().prop_map(Value::F64),
-        ".{0,40}".prop_map(Value::Str),
+        ".{0,40}".prop_map(Value::from),
         proptest::collection::vec(any::<u8>(), 0..40).prop_map(Value::Bytes),
         prop_oneof![0u8..20, 32u8..=255].prop_map(Value::Simple),
     ];

@@ -243,7 +243,7 @@ fn value_round_trips_through_every_encoding_mode() {
             Value::Tagged(99, Box::new(Value::Bytes(vec![1, 2]))),
         ),
         (Value::Int(-1), Value::Simple(255)),
-        (Value::Nil, Value::Str("é✓🚀".repeat(40))),
+        (Value::Nil, Value::Str("é✓🚀".repeat(40).into())),
     ]);
     for h in [
         CborHandle::default(),

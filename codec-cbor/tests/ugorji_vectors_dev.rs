@@ -57,7 +57,7 @@ fn typed(j: &Json) -> Go {
             let bits = u64::from_str_radix(j.get("bits").and_then(Json::str).expect("bits"), 16);
             Go::V(Value::F64(f64::from_bits(bits.expect("hex"))))
         }
-        "str" => Go::V(Value::Str(s())),
+        "str" => Go::V(Value::Str(s().into())),
         "bytes" => Go::Fixed(unhex(&s())),
         "time" => Go::Time(Time::parse_rfc3339(&s()).expect("time")),
         "array" => {

@@ -9,7 +9,7 @@ use crate::args::{self, Opt};
 use crate::fail::{Failure, Place, decode_failure};
 use crate::formats::{self, FormatArg, with_handle};
 use crate::io::{Input, OutputTarget};
-use codec::{DecodeFormat, Decoder, Handle, JsonHandle, Kind, Read, Value};
+use codec::{DecodeFormat, Decoder, Handle, JsonHandle, Kind, Read, Text, Value};
 use std::ffi::OsString;
 use std::fmt::Write as _;
 
@@ -300,7 +300,7 @@ impl Walker<'_> {
             Kind::Str => {
                 let s = d.decode_str()?;
                 let len = s.len() as u64;
-                let v = Value::Str(String::from(&*s));
+                let v = Value::Str(Text::from(&*s));
                 self.scalar(d.offset(), it, "text", Some(len), v);
             }
             Kind::Bytes => {
@@ -447,15 +447,15 @@ impl Walker<'_> {
             let _ = write!(hex, "{b:02x}");
         }
         let mut m: Vec<(Value, Value)> = Vec::with_capacity(8);
-        let mut put = |k: &str, v: Value| m.push((Value::Str(k.to_owned()), v));
+        let mut put = |k: &str, v: Value| m.push((Value::from(k), v));
         if let Some(n) = self.document {
             put("document", Value::Uint(n));
         }
         put("offset", Value::Uint(start));
         put("depth", Value::Uint(u64::from(it.depth)));
-        put("role", Value::Str(it.role.name().to_owned()));
-        put("header", Value::Str(hex));
-        put("type", Value::Str(it.ty.to_owned()));
+        put("role", Value::from(it.role.name()));
+        put("header", Value::from(hex));
+        put("type", Value::from(it.ty));
         if let Some(n) = it.len {
             put("length", Value::Uint(n));
         }
@@ -513,18 +513,18 @@ fn json_value(v: &Value) -> Value {
         for x in b {
             let _ = write!(s, "{x:02x}");
         }
-        Value::Str(s)
+        Value::Str(s.into())
     };
     match v {
         Value::Bytes(b) => hex(b),
-        Value::BigInt(i) => Value::Str(i.to_string()),
-        Value::Time(t) => Value::Str(t.to_string()),
+        Value::BigInt(i) => Value::Str(i.to_string().into()),
+        Value::Time(t) => Value::Str(t.to_string().into()),
         Value::Ext(t, b) => Value::Map(vec![
             (Value::from("type"), Value::Uint(*t)),
             (Value::from("data"), hex(b)),
         ]),
-        Value::F32(f) if !f.is_finite() => Value::Str(format!("{f:?}")),
-        Value::F64(f) if !f.is_finite() => Value::Str(format!("{f:?}")),
+        Value::F32(f) if !f.is_finite() => Value::Str(format!("{f:?}").into()),
+        Value::F64(f) if !f.is_finite() => Value::Str(format!("{f:?}").into()),
         Value::Simple(s) => Value::Uint(u64::from(*s)),
         other => other.clone(),
     }

@@ -144,7 +144,7 @@ impl EncodeFormat for ValueBuilder {
         self.push(Value::F64(v))
     }
     fn write_str<W: Write>(&mut self, _: &mut W, v: &str) -> Result<()> {
-        self.push(Value::Str(v.to_owned()))
+        self.push(Value::Str(v.into()))
     }
     fn write_bytes<W: Write>(&mut self, _: &mut W, v: &[u8]) -> Result<()> {
         self.push(Value::Bytes(v.to_vec()))

@@ -11,7 +11,7 @@
 //! - [`EncodeFormat`] / [`DecodeFormat`]: the byte layer a format implements.
 //! - [`Handle`]: a configured format; [`to_vec`], [`from_slice`],
 //!   [`to_writer`], [`from_reader`] are the one-call entry points.
-//! - [`Value`]: the dynamic document; [`Time`]: a timestamp with an optional offset.
+//! - [`Value`]: the dynamic document (its text a [`Text`]); [`Time`]: a timestamp with an optional offset.
 //! - [`Error`]: kind, byte offset and path (`.users[3].name`) of every failure.
 //!
 //! Most users depend on the `codec` crate, which re-exports all of this with
@@ -58,6 +58,7 @@ mod read;
 mod text;
 mod time;
 mod value;
+mod value_text;
 
 pub use convert::{from_value, from_value_with, to_value};
 pub use decode::{Decode, DecodeOwned, Decoder, skip_generic};
@@ -75,6 +76,7 @@ pub use read::{IoReader, Read, Reference, SliceReader, be_uint};
 pub use text::str_from_utf8;
 pub use time::{Civil, Time};
 pub use value::Value;
+pub use value_text::Text;
 pub use write::{IoWriter, Write, copy_short};
 
 mod write;

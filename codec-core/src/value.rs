@@ -4,7 +4,8 @@
 use crate::encode::CanonicalKey;
 use crate::options::ValueMaps;
 use crate::{
-    Decode, DecodeFormat, Decoder, Encode, EncodeFormat, Encoder, Kind, Read, Result, Time, Write,
+    Decode, DecodeFormat, Decoder, Encode, EncodeFormat, Encoder, Kind, Read, Result, Text, Time,
+    Write,
 };
 use std::cmp::Ordering;
 use std::fmt;
@@ -34,8 +35,8 @@ pub enum Value {
     F32(f32),
     /// A 64-bit float.
     F64(f64),
-    /// A text string.
-    Str(String),
+    /// A text string (short ones kept inline: see [`Text`]).
+    Str(Text),
     /// A byte string.
     Bytes(Vec<u8>),
     /// An array.
@@ -390,7 +391,7 @@ impl<'de> Decode<'de> for Value {
     fn path_segment(&self) -> Option<crate::PathSegment> {
         use crate::PathSegment::{Key, KeyLiteral};
         match self {
-            Value::Str(s) => Some(Key(s.clone())),
+            Value::Str(s) => Some(Key(s.to_string())),
             Value::Int(n) => Some(KeyLiteral(n.to_string())),
             Value::Uint(n) => Some(KeyLiteral(n.to_string())),
             Value::BigInt(n) => Some(KeyLiteral(n.to_string())),
@@ -404,7 +405,7 @@ impl<'de> Decode<'de> for Value {
     /// decoded into the entries with equal keys (or replace them with
     /// `map_value_reset`, or are removed by nil with `delete_on_nil_map_value`)
     /// and other keys are appended; an array's items are decoded into in
-    /// place; text and bytes reuse their buffers. Other kinds replace the value.
+    /// place; bytes reuse their buffer. Other kinds replace the value.
     fn decode_into<R: Read<'de>, F: DecodeFormat>(
         &mut self,
         d: &mut Decoder<'de, R, F>,
@@ -458,7 +459,7 @@ fn decode_other<'de, R: Read<'de>, F: DecodeFormat>(d: &mut Decoder<'de, R, F>) 
         Kind::BigInt => Value::BigInt(d.decode_i128()?),
         Kind::Float32 => Value::F32(d.decode_f32()?),
         Kind::Float64 => Value::F64(d.decode_f64()?),
-        Kind::Str => Value::Str(d.decode_string()?),
+        Kind::Str => Value::Str(Text::from(&*d.decode_str()?)),
         Kind::Bytes => Value::Bytes(d.decode_bytes()?.to_vec()),
         Kind::Array => Value::Array(decode_items(d)?),
         Kind::Map => {
@@ -715,11 +716,16 @@ impl From<f64> for Value {
 }
 impl From<&str> for Value {
     fn from(v: &str) -> Self {
-        Value::Str(v.to_owned())
+        Value::Str(v.into())
     }
 }
 impl From<String> for Value {
     fn from(v: String) -> Self {
+        Value::Str(v.into())
+    }
+}
+impl From<Text> for Value {
+    fn from(v: Text) -> Self {
         Value::Str(v)
     }
 }

@@ -18,7 +18,7 @@ fn keys(v: &Value) -> Vec<String> {
         Value::Map(m) => m
             .iter()
             .map(|(k, _)| match k {
-                Value::Str(s) => s.clone(),
+                Value::Str(s) => s.to_string(),
                 other => format!("{other:?}"),
             })
             .collect(),

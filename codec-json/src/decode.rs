@@ -790,7 +790,7 @@ impl DecodeFormat for JsonDecoder {
                     })
                     .at(before));
                 }
-                return Ok(Some(put(Value::Str(s.to_owned()))));
+                return Ok(Some(put(Value::Str(codec_core::Text::from(&*s)))));
             }
             b'-' | b'0'..=b'9' => {
                 if !self.prefer_float && !opts.prefer_float {

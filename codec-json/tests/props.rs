@@ -21,12 +21,12 @@ fn value() -> impl Strategy<Value = Value> {
         any::<u64>().prop_map(Value::Uint),
         (i64::MIN..0).prop_map(Value::Int),
         json_float().prop_map(Value::F64),
-        any::<String>().prop_map(Value::Str),
+        any::<String>().prop_map(Value::from),
     ];
     leaf.prop_recursive(4, 64, 8, |inner| {
         prop_oneof![
             prop::collection::vec(inner.clone(), 0..8).prop_map(Value::Array),
-            prop::collection::vec((any::<String>().prop_map(Value::Str), inner), 0..8)
+            prop::collection::vec((any::<String>().prop_map(Value::from), inner), 0..8)
                 .prop_map(Value::Map),
         ]
     })

@@ -66,7 +66,7 @@ fn typed(v: &J) -> Value {
         "f64" => Value::F64(f64::from_bits(
             u64::from_str_radix(o["bits"].as_str().unwrap(), 16).unwrap(),
         )),
-        "str" => Value::Str(x.as_str().unwrap().to_string()),
+        "str" => Value::Str(x.as_str().unwrap().into()),
         "bytes" => Value::Bytes(hex(x.as_str().unwrap())),
         "time" => Value::Time(Time::parse_rfc3339(x.as_str().unwrap()).unwrap()),
         "array" => Value::Array(x.as_array().unwrap().iter().map(typed).collect()),

@@ -70,12 +70,12 @@ fn to_value(e: &Expected) -> Value {
             _ => Value::BigInt(*n),
         },
         Expected::Float(f) => Value::F64(*f),
-        Expected::Str(s) => Value::Str(s.clone()),
+        Expected::Str(s) => Value::Str(s.as_str().into()),
         Expected::Bin(b) => Value::Bytes(b.clone()),
         Expected::Array(a) => Value::Array(a.iter().map(to_value).collect()),
         Expected::Map(m) => Value::Map(
             m.iter()
-                .map(|(k, v)| (Value::Str(k.clone()), to_value(v)))
+                .map(|(k, v)| (Value::Str(k.as_str().into()), to_value(v)))
                 .collect(),
         ),
         Expected::Time(s, n) => Value::Time(Time::from_unix(*s, *n).expect("valid time")),

@@ -28,14 +28,20 @@ fn ts_payload(t: &Time) -> Vec<u8> {
 fn after_round_trip(v: &Value, write_ext: bool, key: bool) -> Value {
     match v {
         Value::Uint(u) if *u <= 127 => Value::Int(*u as i64),
-        Value::Str(s) if !write_ext && !key => Value::Bytes(s.clone().into_bytes()),
-        Value::Bytes(b) if !write_ext && key => {
-            Value::Str(String::from_utf8(b.clone()).expect("generated keys are UTF-8"))
-        }
+        Value::Str(s) if !write_ext && !key => Value::Bytes(s.as_bytes().to_vec()),
+        Value::Bytes(b) if !write_ext && key => Value::Str(
+            String::from_utf8(b.clone())
+                .expect("generated keys are UTF-8")
+                .into(),
+        ),
         Value::Time(t) if !write_ext => {
             let b = ts_payload(t);
             if key {
-                Value::Str(String::from_utf8(b).expect("checked by the generator"))
+                Value::Str(
+                    String::from_utf8(b)
+                        .expect("checked by the generator")
+                        .into(),
+                )
             } else {
                 Value::Bytes(b)
             }
@@ -85,7 +91,7 @@ fn scalar() -> impl Strategy<Value = Value> {
         (0u64..300).prop_map(Value::Uint),
         any::<f32>().prop_map(Value::F32),
         any::<f64>().prop_map(Value::F64),
-        ".{0,40}".prop_map(Value::Str),
+        ".{0,40}".prop_map(Value::from),
         proptest::collection::vec(any::<u8>(), 0..300).prop_map(Value::Bytes),
         // Type -1 (255) is the timestamp.
         (0u64..255, proptest::collection::vec(any::<u8>(), 0..20))
@@ -99,7 +105,7 @@ fn key(write_ext: bool) -> BoxedStrategy<Value> {
     let base = prop_oneof![
         any::<i64>().prop_map(Value::Int),
         any::<bool>().prop_map(Value::Bool),
-        "[a-zé☃]{0,12}".prop_map(Value::Str),
+        "[a-zé☃]{0,12}".prop_map(Value::from),
     ];
     if write_ext {
         prop_oneof![

@@ -195,7 +195,8 @@ fn assert_exact(v: &codec::Value) {
 fn value_containers_without_a_length_are_allocated_once() {
     use codec::{JsonHandle, Value};
     let h = JsonHandle::default();
-    let text: &[u8] = br#"[[1,2,3,4,5,6,7,8,9],{"a":[true,false],"b":{"c":null}},[],{}]"#;
+    let text: &[u8] =
+        br#"[[1,2,3,4,5,6,7,8,9],{"a":[true,false],"b":{"c":null}},[],{},"a string too long to be inline"]"#;
     let mut dec: Decoder<'_, SliceReader<'_>, _> = h.decoder(text);
     let want: Value = dec.decode().unwrap();
     assert_exact(&want);
@@ -204,9 +205,10 @@ fn value_containers_without_a_length_are_allocated_once() {
         let v: Value = dec.decode().unwrap();
         assert_eq!(v, want);
     });
-    // Five non-empty containers and three keys; `[]` and `{}` allocate nothing,
-    // and no container grows (the items gather on the decoder's stack first).
-    assert_eq!(n, 8, "{n} allocations");
+    // Five non-empty containers and the one string over 22 bytes; `[]`,
+    // `{}` and the three short keys (inline `Text`) allocate nothing, and no
+    // container grows (the items gather on the decoder's stack first).
+    assert_eq!(n, 6, "{n} allocations");
     // A failure deep inside nested containers leaves the decoder's stacks
     // as they were: the next document decodes as before.
     for bad in [

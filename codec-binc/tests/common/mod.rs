@@ -59,7 +59,7 @@ pub fn typed_to_value(t: &serde_json::Value) -> Option<Value> {
     } else if obj.contains_key("f64") {
         Value::F64(f64::from_bits(u64::from_str_radix(s("bits")?, 16).ok()?))
     } else if let Some(v) = s("str") {
-        Value::Str(v.to_owned())
+        Value::Str(v.into())
     } else if let Some(v) = s("bytes") {
         Value::Bytes(unhex(v))
     } else if let Some(a) = obj.get("array") {

@@ -32,7 +32,7 @@ pub(crate) fn wire_value(t: &Typed, canonical: bool, enc: KeyEncoder<'_>) -> Res
                 Value::Map(
                     fields
                         .into_iter()
-                        .map(|(k, v)| (Value::Str(k), v))
+                        .map(|(k, v)| (Value::Str(k.into()), v))
                         .collect(),
                 )
             }

@@ -130,7 +130,7 @@ impl Typed {
             Typed::Uint(v) => Value::Uint(*v),
             Typed::F32(b) => Value::F32(f32::from_bits(*b)),
             Typed::F64(b) => Value::F64(f64::from_bits(*b)),
-            Typed::Str(s) => Value::Str(s.clone()),
+            Typed::Str(s) => Value::Str(s.as_str().into()),
             Typed::Bytes(b) => Value::Bytes(b.clone()),
             Typed::Array(a) => Value::Array(a.iter().map(Typed::to_value).collect()),
             Typed::Map(m) => Value::Map(
@@ -142,7 +142,7 @@ impl Typed {
             Typed::Struct(s) => Value::Map(
                 s.fields
                     .iter()
-                    .map(|(k, v)| (Value::Str(k.clone()), v.to_value()))
+                    .map(|(k, v)| (Value::Str(k.as_str().into()), v.to_value()))
                     .collect(),
             ),
         }
