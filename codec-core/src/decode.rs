@@ -369,14 +369,18 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
     /// (`true`) instead of returned.
     #[inline]
     pub(crate) fn push_scalar_item(&mut self) -> Result<bool> {
-        Ok(self.scalar_value(|items, _, v| items.push(v))?.is_some())
+        Ok(self
+            .scalar_value(|items, _, v| crate::value::push_in_place(items, || v))?
+            .is_some())
     }
 
     /// [`Decoder::decode_scalar_value`] pushed as a key onto the `Value`
     /// entry stack, its value `Nil` until [`Decoder::put_scalar_entry_value`].
     #[inline]
     pub(crate) fn push_scalar_entry_key(&mut self) -> Result<bool> {
-        let put = |_: &mut _, entries: &mut Vec<_>, k| entries.push((k, crate::Value::Nil));
+        let put = |_: &mut _, entries: &mut Vec<_>, k| {
+            crate::value::push_in_place(entries, || (k, crate::Value::Nil))
+        };
         Ok(self.scalar_value(put)?.is_some())
     }
 
@@ -725,6 +729,59 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
         let k = key(&s, off, false).map_err(|e| e.at(off))?;
         self.map_value(seq)?;
         Ok(Some(k))
+    }
+
+    /// For the dynamic `Value`'s map loop, where the format's keys are all
+    /// text ([`DecodeFormat::value_keys_are_text`]): the format's
+    /// [`DecodeFormat::map_next_key`], the key pushed onto the `Value` entry
+    /// stack as [`Value::Str`](crate::Value::Str) with a `Nil` value (built
+    /// there in place, as in [`Decoder::push_scalar_entry_key`]). A key, its
+    /// errors and `max_str_len` are as the general path (which reads the
+    /// key as a scalar) would give them, and a key's error names the entry
+    /// by position, as there. [`KeyStep::Next`]: the format has done
+    /// [`Decoder::map_next`] only, and the general path reads the key and
+    /// the `:`.
+    #[inline(always)]
+    pub(crate) fn push_text_entry_key(&mut self, seq: &mut Seq) -> Result<KeyStep<()>> {
+        if seq.ended() {
+            return Ok(KeyStep::End);
+        }
+        if seq.index >= self.opts.max_len {
+            return Ok(if self.map_next(seq)? {
+                KeyStep::Next
+            } else {
+                KeyStep::End
+            });
+        }
+        let (max, i) = (self.opts.max_str_len, seq.index);
+        let entries = &mut self.entry_stack;
+        let step = self.f.map_next_key(
+            &mut self.r,
+            seq,
+            None,
+            #[inline(always)]
+            |s, off, _| {
+                if s.len() > max {
+                    return Err(limit("max_str_len", s.len(), max).at(off).in_index(i));
+                }
+                match crate::str_from_utf8(s) {
+                    Ok(s) => {
+                        crate::value::push_in_place(
+                            entries,
+                            #[inline(always)]
+                            || (crate::Value::Str(crate::Text::from(s)), crate::Value::Nil),
+                        );
+                        Ok(())
+                    }
+                    Err(e) => Err(e.at(off).in_index(i)),
+                }
+            },
+        );
+        let step = step.map_err(|e| self.at(e))?;
+        if let KeyStep::End = step {
+            seq.len = Some(seq.index);
+        }
+        Ok(step)
     }
 
     /// Moves from a map key to its value.

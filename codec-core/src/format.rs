@@ -585,6 +585,16 @@ pub trait DecodeFormat: Sized {
     fn reject_duplicate_keys(&self) -> bool {
         false
     }
+
+    /// True when every map key is a text string that a dynamic
+    /// [`Value`](crate::Value) holds as [`Value::Str`](crate::Value::Str),
+    /// just as [`DecodeFormat::map_next_key`] hands it over (JSON, unless
+    /// quoted keys are parsed as numbers): then the `Value` map loop reads
+    /// separator, key and `:` in that one step. Defaults to false.
+    #[inline]
+    fn value_keys_are_text(&self) -> bool {
+        false
+    }
 }
 
 /// The buffer part of [`DecodeFormat::map_next_key`] for a binary format,

@@ -77,7 +77,7 @@ pub use text::str_from_utf8;
 pub use time::{Civil, Time};
 pub use value::Value;
 pub use value_text::Text;
-pub use write::{IoWriter, Write, copy_short};
+pub use write::{IoWriter, Write, copy_short, short_word};
 
 mod write;
 

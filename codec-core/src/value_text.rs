@@ -66,15 +66,35 @@ impl Text {
         })
     }
 
-    /// `s` inline, if it fits.
+    /// `s` inline, if it fits. The bytes are gathered in two registers
+    /// (a word of the first 16 and one of the rest) and stored once: a
+    /// copy through a buffer on the stack is read back in pieces that
+    /// straddle its stores, and each such read waits for them to retire.
     #[inline(always)]
     fn inline(s: &str) -> Option<Text> {
-        if s.len() > INLINE {
+        let b = s.as_bytes();
+        let n = b.len();
+        if n > INLINE {
             return None;
         }
+        let (lo, hi) = match (b.first_chunk::<16>(), b.last_chunk::<8>()) {
+            // 17 to 22 bytes: the last 8 hold bytes 16.. in their top `n - 16`.
+            (Some(head), Some(tail)) if n > 16 => (
+                u128::from_le_bytes(*head),
+                u64::from_le_bytes(*tail) >> (8 * (24 - n)),
+            ),
+            _ => (crate::short_word(b), 0),
+        };
         let mut buf = [0; INLINE];
-        let len = crate::copy_short(&mut buf, s.as_bytes()) as u8;
-        Some(Text(Repr::Inline { len, buf }))
+        buf[..16].copy_from_slice(&lo.to_le_bytes());
+        buf[16..].copy_from_slice(&hi.to_le_bytes()[..INLINE - 16]);
+        Some(Text(Repr::Inline { len: n as u8, buf }))
+    }
+
+    /// `s` in one allocation of its length.
+    #[inline(never)]
+    fn heap(s: &str) -> Text {
+        Text(Repr::Heap(Box::from(s)))
     }
 
     /// The text as a `str`.
@@ -145,9 +165,15 @@ impl Borrow<str> for Text {
 }
 
 impl From<&str> for Text {
-    #[inline]
+    /// Inline in the caller (out of line, the text comes back through a
+    /// copy on the stack, read back whole right after its pieces were
+    /// written); the allocation of longer text is a call.
+    #[inline(always)]
     fn from(s: &str) -> Self {
-        Text::inline(s).unwrap_or_else(|| Text(Repr::Heap(Box::from(s))))
+        match Text::inline(s) {
+            Some(t) => t,
+            None => Text::heap(s),
+        }
     }
 }
 

@@ -92,6 +92,36 @@ pub fn copy_short(dst: &mut [u8], s: &[u8]) -> usize {
     n
 }
 
+/// `s` (at most 16 bytes) in the low bytes of a little-endian word, zeros
+/// above: two overlapping loads (whose shared bytes are equal, so that
+/// OR-ing them is exact), or three single bytes below 4.
+///
+/// For format drivers and [`Text`](crate::Text), which build short
+/// pieces in a register instead of copying them through memory byte
+/// ranges at a time.
+#[inline(always)]
+pub fn short_word(s: &[u8]) -> u128 {
+    let n = s.len();
+    debug_assert!(n <= 16);
+    if let (Some(head), Some(tail)) = (s.first_chunk::<8>(), s.last_chunk::<8>()) {
+        u128::from(u64::from_le_bytes(*head))
+            | u128::from(u64::from_le_bytes(*tail)) << (8 * (n - 8))
+    } else if let (Some(head), Some(tail)) = (s.first_chunk::<4>(), s.last_chunk::<4>()) {
+        u128::from(
+            u64::from(u32::from_le_bytes(*head))
+                | u64::from(u32::from_le_bytes(*tail)) << (8 * (n - 4)),
+        )
+    } else if let (Some(&first), Some(&last)) = (s.first(), s.last()) {
+        u128::from(
+            u32::from(first)
+                | u32::from(s[n / 2]) << (8 * (n / 2))
+                | u32::from(last) << (8 * (n - 1)),
+        )
+    } else {
+        0
+    }
+}
+
 /// Appends to `v` the first `n` bytes of an `N`-byte block that `fill`
 /// writes in place, at the end of `v`'s spare capacity (zeroed first), and
 /// returns `n` of (at most `N`): a short piece is one or two fixed-size

@@ -1134,6 +1134,13 @@ impl DecodeFormat for JsonDecoder {
         Ok(true)
     }
 
+    /// Keys are text, except that `parse_quoted_keys` reads them as numbers
+    /// and bools where they look like one.
+    #[inline]
+    fn value_keys_are_text(&self) -> bool {
+        !self.parse_quoted_keys
+    }
+
     /// The separator, a key without escapes and its `:` straight from the
     /// buffer: one scan for the closing quote (or, for the hinted key, a
     /// compare in its place), one `consume`. Anything else

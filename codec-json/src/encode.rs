@@ -447,39 +447,13 @@ fn quoted_short(s: &[u8]) -> Option<([u8; 16], usize)> {
     if n > SHORT_STR {
         return None;
     }
-    let text = short_word(s);
+    let text = codec_core::short_word(s);
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
     let plain = crate::scan::escape_mask(text) & ((1 << n) - 1) == 0;
     #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
     let plain = find_escape::<true>(s).is_none();
     let quoted = 0x22 | text << 8 | 0x22 << (8 * (n + 1));
     plain.then_some((quoted.to_le_bytes(), n + 2))
-}
-
-/// `s` (at most 16 bytes) in the low bytes of a little-endian word, zeros
-/// above: two overlapping loads (whose shared bytes are equal, so that
-/// OR-ing them is exact), or three single bytes below 4.
-#[inline(always)]
-fn short_word(s: &[u8]) -> u128 {
-    let n = s.len();
-    debug_assert!(n <= 16);
-    if let (Some(head), Some(tail)) = (s.first_chunk::<8>(), s.last_chunk::<8>()) {
-        u128::from(u64::from_le_bytes(*head))
-            | u128::from(u64::from_le_bytes(*tail)) << (8 * (n - 8))
-    } else if let (Some(head), Some(tail)) = (s.first_chunk::<4>(), s.last_chunk::<4>()) {
-        u128::from(
-            u64::from(u32::from_le_bytes(*head))
-                | u64::from(u32::from_le_bytes(*tail)) << (8 * (n - 4)),
-        )
-    } else if let (Some(&first), Some(&last)) = (s.first(), s.last()) {
-        u128::from(
-            u32::from(first)
-                | u32::from(s[n / 2]) << (8 * (n / 2))
-                | u32::from(last) << (8 * (n - 1)),
-        )
-    } else {
-        0
-    }
 }
 
 /// Writes `s` as a quoted JSON string with ugorji's escaping.

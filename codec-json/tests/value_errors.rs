@@ -84,3 +84,86 @@ fn a_decoder_is_reusable_after_an_error_inside_containers() {
         assert_eq!(Value::decode(&mut d).unwrap(), want);
     }
 }
+
+/// Map keys in every form the one-step key path (separator, key and `:`
+/// read together) takes or hands back to the general path: escapes,
+/// invalid escapes, lone surrogates, invalid UTF-8, controls, a missing
+/// `:` or `,`, a key that is not a string, a trailing comma, keys over
+/// `max_str_len` and maps over `max_len`, input that ends in a key. The
+/// value or the error (message, path and byte) is the one the general path
+/// gave before the one-step path existed, from a slice and from a reader.
+#[test]
+fn map_keys_decode_and_fail_as_the_general_path() {
+    let docs: Vec<Vec<u8>> = vec![
+        br#"{"a\u0041b": 1, "\u00e9": [2], "x\ny": 3}"#.to_vec(),
+        br#"{"a\u0041b": 1, "c\q": 2}"#.to_vec(),
+        br#"{"ok": 1, "\ud800": 2}"#.to_vec(),
+        b"{\"ok\": 1, \"\xff\xfe\": 2}".to_vec(),
+        b"{\"ok\": 1, \"a\x01\": 2}".to_vec(),
+        br#"{"ok" 1}"#.to_vec(),
+        br#"{"ok": 1 "b": 2}"#.to_vec(),
+        br#"{"ok": 1, 5: 2}"#.to_vec(),
+        br#"{"ok": 1,}"#.to_vec(),
+        br#"{"ok": 1, "toolongkey": 2}"#.to_vec(),
+        br#"{"a": 1, "b": 2, "c": 3, "d": 4}"#.to_vec(),
+        r#"{"a\"b": {"é": "short", "a much longer key than twenty-two bytes": "v"}}"#
+            .as_bytes()
+            .to_vec(),
+        br#"{"ok": 1, "cut"#.to_vec(),
+        br#"{"ok": 1, "cut":"#.to_vec(),
+        br#"{"a":1,"a":2}"#.to_vec(),
+    ];
+    let want_plain = [
+        r#"OK {"aAb": 1, "é": [2], "x\ny": 3}"#,
+        r#"ERR invalid input: invalid escape in string at [1] (byte 16)"#,
+        r#"ERR invalid input: lone high surrogate in \u escape at [1] (byte 10)"#,
+        r#"ERR text string is not valid UTF-8 at [1] (byte 10)"#,
+        r#"ERR invalid input: control character in string (must be escaped) at [1] (byte 10)"#,
+        r#"ERR invalid input: expected ':', found a number (byte 6)"#,
+        r#"ERR invalid input: expected ',' or '}', found a string (byte 9)"#,
+        r#"ERR invalid input: expected a string key, found a number (byte 10)"#,
+        r#"ERR invalid input: expected a string key, found '}' (byte 9)"#,
+        r#"OK {"ok": 1, "toolongkey": 2}"#,
+        r#"OK {"a": 1, "b": 2, "c": 3, "d": 4}"#,
+        r#"OK {"a\"b": {"é": "short", "a much longer key than twenty-two bytes": "v"}}"#,
+        r#"ERR unexpected end of input at [1] (byte 10)"#,
+        r#"ERR unexpected end of input at ["cut"] (byte 16)"#,
+        r#"OK {"a": 1, "a": 2}"#,
+    ];
+    let want_limited = [
+        r#"OK {"aAb": 1, "é": [2], "x\ny": 3}"#,
+        r#"ERR invalid input: invalid escape in string at [1] (byte 16)"#,
+        r#"ERR invalid input: lone high surrogate in \u escape at [1] (byte 10)"#,
+        r#"ERR text string is not valid UTF-8 at [1] (byte 10)"#,
+        r#"ERR invalid input: control character in string (must be escaped) at [1] (byte 10)"#,
+        r#"ERR invalid input: expected ':', found a number (byte 6)"#,
+        r#"ERR invalid input: expected ',' or '}', found a string (byte 9)"#,
+        r#"ERR invalid input: expected a string key, found a number (byte 10)"#,
+        r#"ERR invalid input: expected a string key, found '}' (byte 9)"#,
+        r#"ERR length 10 exceeds max_str_len (8) at [1] (byte 10)"#,
+        r#"ERR length 4 exceeds max_len (3) (byte 25)"#,
+        r#"ERR length 39 exceeds max_str_len (8) at ["a\"b"][1] (byte 25)"#,
+        r#"ERR unexpected end of input at [1] (byte 10)"#,
+        r#"ERR unexpected end of input at ["cut"] (byte 16)"#,
+        r#"OK {"a": 1, "a": 2}"#,
+    ];
+    let plain = JsonHandle::default();
+    let limited = JsonHandle::default().with_options(Options::default().max_str_len(8).max_len(3));
+    for (h, want) in [(plain, want_plain), (limited, want_limited)] {
+        for (doc, want) in docs.iter().zip(want) {
+            let show = |r: codec_core::Result<Value>| match r {
+                Ok(v) => format!("OK {v}"),
+                Err(e) => format!("ERR {e}"),
+            };
+            let from_slice = show(from_slice::<Value, _>(doc, &h));
+            assert_eq!(from_slice, want, "{}", String::from_utf8_lossy(doc));
+            let from_reader = show(codec_core::from_reader(std::io::Cursor::new(doc), &h));
+            assert_eq!(
+                from_reader,
+                want,
+                "{} (reader)",
+                String::from_utf8_lossy(doc)
+            );
+        }
+    }
+}
