@@ -399,9 +399,9 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
         Ok(self.scalar_value(put)?.is_some())
     }
 
-    /// A scalar from [`DecodeFormat::read_scalar_value`], checked against
-    /// `max_str_len` and handed to `put` with the `Value` item and entry
-    /// stacks; `None` when the format had none.
+    /// A scalar from [`DecodeFormat::read_scalar_value`] (which applies
+    /// `max_str_len` itself), handed to `put` with the `Value` item and
+    /// entry stacks; `None` when the format had none.
     #[inline(always)]
     fn scalar_value<T>(
         &mut self,
@@ -411,22 +411,15 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
             crate::Value,
         ) -> T,
     ) -> Result<Option<T>> {
-        let off = self.r.offset();
-        let max = self.opts.max_str_len;
         let (items, entries) = (&mut self.value_stack, &mut self.entry_stack);
         let got = self.f.read_scalar_value(
             &mut self.r,
             &mut self.scratch,
             &self.opts,
             #[inline(always)]
-            |v| match &v {
-                crate::Value::Str(s) if s.len() > max => {
-                    Err(limit("max_str_len", s.len(), max).at(off))
-                }
-                _ => Ok(put(items, entries, v)),
-            },
+            |v| put(items, entries, v),
         );
-        got.map_err(|e| self.at(e))?.transpose()
+        got.map_err(|e| self.at(e))
     }
 
     /// Reads a text string, borrowed from the input when possible.

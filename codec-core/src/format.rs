@@ -381,7 +381,10 @@ pub trait DecodeFormat: Sized {
     /// [`peek_kind`](DecodeFormat::peek_kind) has to read ahead overrides
     /// this; JSON reads a number to learn its kind), and returns what `put`
     /// makes of it. The value must be what `peek_kind` and the matching
-    /// `read_*` would give under `opts`. `Ok(None)` (the default): nothing
+    /// `read_*` would give under `opts`, and a text string longer than
+    /// `opts.max_str_len` an error (`LengthLimitExceeded`, at the string's
+    /// first byte) here, as the driver gives for `read_str`: the driver
+    /// does not look inside the value. `Ok(None)` (the default): nothing
     /// consumed, `put` not called, the generic path follows.
     ///
     /// `put` places the value: the dynamic `Value`'s array and map loops
