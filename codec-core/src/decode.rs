@@ -758,12 +758,18 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
                     return Err(limit("max_str_len", s.len(), max).at(off).in_index(i));
                 }
                 match crate::str_from_utf8(s) {
-                    Ok(s) => {
+                    // In a branch of its own, a short key's `Text` is built
+                    // in its slot (after a shared `from`, through a copy).
+                    Ok(s) if s.len() <= crate::Text::MAX_INLINE => {
                         crate::value::push_in_place(
                             entries,
                             #[inline(always)]
                             || (crate::Value::Str(crate::Text::from(s)), crate::Value::Nil),
                         );
+                        Ok(())
+                    }
+                    Ok(s) => {
+                        entries.push((crate::Value::Str(crate::Text::from(s)), crate::Value::Nil));
                         Ok(())
                     }
                     Err(e) => Err(e.at(off).in_index(i)),

@@ -12,7 +12,7 @@ use crate::{
 };
 
 /// The longest text kept inside a [`Text`] itself.
-const INLINE: usize = 22;
+const INLINE: usize = Text::MAX_INLINE;
 
 /// The text of a [`Value::Str`](crate::Value::Str): an immutable string that
 /// keeps up to 22 bytes inline and longer text in one heap allocation of
@@ -58,6 +58,11 @@ enum Repr {
 }
 
 impl Text {
+    /// The longest text kept inline, in bytes. A caller that knows its
+    /// text is no longer than this can say so in a branch of its own, so
+    /// that the compiler builds the inline value straight where it goes.
+    pub const MAX_INLINE: usize = 22;
+
     /// The empty text.
     pub const fn new() -> Text {
         Text(Repr::Inline {
@@ -72,11 +77,18 @@ impl Text {
     /// straddle its stores, and each such read waits for them to retire.
     #[inline(always)]
     fn inline(s: &str) -> Option<Text> {
-        let b = s.as_bytes();
-        let n = b.len();
-        if n > INLINE {
+        if s.len() > INLINE {
             return None;
         }
+        Some(Text::inline_fitting(s))
+    }
+
+    /// `s` (at most 22 bytes) inline.
+    #[inline(always)]
+    fn inline_fitting(s: &str) -> Text {
+        let b = s.as_bytes();
+        let n = b.len();
+        debug_assert!(n <= INLINE);
         let (lo, hi) = match (b.first_chunk::<16>(), b.last_chunk::<8>()) {
             // 17 to 22 bytes: the last 8 hold bytes 16.. in their top `n - 16`.
             (Some(head), Some(tail)) if n > 16 => (
@@ -88,7 +100,10 @@ impl Text {
         let mut buf = [0; INLINE];
         buf[..16].copy_from_slice(&lo.to_le_bytes());
         buf[16..].copy_from_slice(&hi.to_le_bytes()[..INLINE - 16]);
-        Some(Text(Repr::Inline { len: n as u8, buf }))
+        Text(Repr::Inline {
+            len: n.min(INLINE) as u8,
+            buf,
+        })
     }
 
     /// `s` in one allocation of its length.
@@ -170,9 +185,10 @@ impl From<&str> for Text {
     /// written); the allocation of longer text is a call.
     #[inline(always)]
     fn from(s: &str) -> Self {
-        match Text::inline(s) {
-            Some(t) => t,
-            None => Text::heap(s),
+        if s.len() <= INLINE {
+            Text::inline_fitting(s)
+        } else {
+            Text::heap(s)
         }
     }
 }

@@ -7,7 +7,7 @@ use crate::number::{self, Grammar, Num, Parsed, is_num_byte};
 use crate::scan::{find_non_ws, find_string_stop, find_string_stop_ascii, is_ws};
 use codec_core::{
     DecodeFormat, Error, ErrorKind, Found, KeyHint, KeyStep, Kind, Read, Reference, Result, Seq,
-    Time, Value,
+    Text, Time, Value,
 };
 
 /// The longest number gathered across reader buffers ("number too long" past it).
@@ -790,7 +790,12 @@ impl DecodeFormat for JsonDecoder {
                     })
                     .at(before));
                 }
-                return Ok(Some(put(Value::Str(codec_core::Text::from(&*s)))));
+                // In a branch of its own, a short string's `Text` is built
+                // where `put` places it (after a shared `from`, through a copy).
+                if s.len() <= Text::MAX_INLINE {
+                    return Ok(Some(put(Value::Str(Text::from(&*s)))));
+                }
+                return Ok(Some(put(Value::Str(Text::from(&*s)))));
             }
             b'-' | b'0'..=b'9' => {
                 if !self.prefer_float && !opts.prefer_float {
