@@ -288,20 +288,21 @@ impl fmt::Display for Text {
     }
 }
 
+/// As its `str`.
 impl Encode for Text {
     #[inline]
     fn encode<W: Write, F: EncodeFormat>(&self, e: &mut Encoder<W, F>) -> Result<()> {
-        e.encode_str(self)
+        self.as_str().encode(e)
     }
     #[inline]
     fn is_empty_value(&self) -> bool {
-        self.is_empty()
+        self.as_str().is_empty_value()
     }
     #[inline]
     fn canonical_key(&self) -> crate::CanonicalKey<'_> {
-        crate::CanonicalKey::Bytes(self.as_bytes())
+        self.as_str().canonical_key()
     }
-    const CANONICAL_ORD: bool = true;
+    const CANONICAL_ORD: bool = <str as Encode>::CANONICAL_ORD;
 }
 
 impl<'de> Decode<'de> for Text {

@@ -130,23 +130,12 @@ fn map_keys_decode_and_fail_as_the_general_path() {
         r#"ERR unexpected end of input at ["cut"] (byte 16)"#,
         r#"OK {"a": 1, "a": 2}"#,
     ];
-    let want_limited = [
-        r#"OK {"aAb": 1, "é": [2], "x\ny": 3}"#,
-        r#"ERR invalid input: invalid escape in string at [1] (byte 16)"#,
-        r#"ERR invalid input: lone high surrogate in \u escape at [1] (byte 10)"#,
-        r#"ERR text string is not valid UTF-8 at [1] (byte 10)"#,
-        r#"ERR invalid input: control character in string (must be escaped) at [1] (byte 10)"#,
-        r#"ERR invalid input: expected ':', found a number (byte 6)"#,
-        r#"ERR invalid input: expected ',' or '}', found a string (byte 9)"#,
-        r#"ERR invalid input: expected a string key, found a number (byte 10)"#,
-        r#"ERR invalid input: expected a string key, found '}' (byte 9)"#,
-        r#"ERR length 10 exceeds max_str_len (8) at [1] (byte 10)"#,
-        r#"ERR length 4 exceeds max_len (3) (byte 25)"#,
-        r#"ERR length 39 exceeds max_str_len (8) at ["a\"b"][1] (byte 25)"#,
-        r#"ERR unexpected end of input at [1] (byte 10)"#,
-        r#"ERR unexpected end of input at ["cut"] (byte 16)"#,
-        r#"OK {"a": 1, "a": 2}"#,
-    ];
+    // The limits change the three documents with a long key, a long map
+    // and a long key in a nested map; the rest fail or pass as without.
+    let mut want_limited = want_plain;
+    want_limited[9] = r#"ERR length 10 exceeds max_str_len (8) at [1] (byte 10)"#;
+    want_limited[10] = r#"ERR length 4 exceeds max_len (3) (byte 25)"#;
+    want_limited[11] = r#"ERR length 39 exceeds max_str_len (8) at ["a\"b"][1] (byte 25)"#;
     let plain = JsonHandle::default();
     let limited = JsonHandle::default().with_options(Options::default().max_str_len(8).max_len(3));
     for (h, want) in [(plain, want_plain), (limited, want_limited)] {

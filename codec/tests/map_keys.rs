@@ -7,7 +7,10 @@
 //! unknown, duplicate, escaped, long and non-text keys, and on damaged input.
 //! Derived decoders also pass the name of the field they expect next
 //! (`Decoder::map_next_field`), which JSON compares in place of scanning:
-//! keys equal to it, near it, escaped or out of order agree too.
+//! keys equal to it, near it, escaped or out of order agree too. A JSON
+//! map decoded into `Value` takes the one-step path as well
+//! (`DecodeFormat::value_keys_are_text`, which `General` leaves at its
+//! default), and must agree in the same way.
 //!
 //! The general path is reached by decoding through [`General`], a driver
 //! that forwards every method to the handle's own driver except
@@ -362,6 +365,7 @@ fn all_types<H: Handle>(h: &H, input: &[u8]) {
         same_as_general::<Open, H>(h, &opts, input);
         same_as_general::<Vec<Inner>, H>(h, &opts, input);
         same_as_general::<Base, H>(h, &opts, input);
+        same_as_general::<Value, H>(h, &opts, input);
     }
 }
 
