@@ -462,6 +462,35 @@ impl JsonDecoder {
         Ok(number::short_int(r.fill_buf()?))
     }
 
+    /// [`DecodeFormat::read_i64`] past its inline case.
+    #[inline(never)]
+    fn read_i64_general<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<i64> {
+        if let Some((neg, mag, len)) = self.short_int(r)? {
+            let v = if neg {
+                (mag <= 1 << 63).then(|| (mag as i64).wrapping_neg())
+            } else {
+                i64::try_from(mag).ok()
+            };
+            if let Some(v) = v {
+                r.consume(len);
+                return Ok(v);
+            }
+        }
+        self.number_for(r, "i64", false)?.to_i64()
+    }
+
+    /// [`DecodeFormat::read_u64`] past its inline case.
+    #[inline(never)]
+    fn read_u64_general<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<u64> {
+        if let Some((neg, mag, len)) = self.short_int(r)?
+            && (!neg || mag == 0)
+        {
+            r.consume(len);
+            return Ok(mag);
+        }
+        self.number_for(r, "u64", false)?.to_u64()
+    }
+
     /// A number that reaches the end of the reader's buffer: gather it
     /// first (at most [`MAX_GATHERED_NUMBER`] bytes, checked byte by byte,
     /// so a reader handing over a huge buffer cannot make it copy more).
@@ -919,9 +948,12 @@ impl DecodeFormat for JsonDecoder {
         }
     }
 
-    #[inline]
+    /// [`plain_int`](number::plain_int) inline, the rest out of line.
+    #[inline(always)]
     fn read_i64<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<i64> {
-        if let Some((neg, mag, len)) = self.short_int(r)? {
+        if self.pending.is_none()
+            && let Some((neg, mag, len)) = number::plain_int(r.fill_buf()?)
+        {
             let v = if neg {
                 (mag <= 1 << 63).then(|| (mag as i64).wrapping_neg())
             } else {
@@ -932,18 +964,19 @@ impl DecodeFormat for JsonDecoder {
                 return Ok(v);
             }
         }
-        self.number_for(r, "i64", false)?.to_i64()
+        self.read_i64_general(r)
     }
 
-    #[inline]
+    /// [`plain_int`](number::plain_int) inline, the rest out of line.
+    #[inline(always)]
     fn read_u64<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<u64> {
-        if let Some((neg, mag, len)) = self.short_int(r)?
-            && (!neg || mag == 0)
+        if self.pending.is_none()
+            && let Some((false, v, len)) = number::plain_int(r.fill_buf()?)
         {
             r.consume(len);
-            return Ok(mag);
+            return Ok(v);
         }
-        self.number_for(r, "u64", false)?.to_u64()
+        self.read_u64_general(r)
     }
 
     fn read_i128<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<i128> {
@@ -1163,11 +1196,18 @@ impl DecodeFormat for JsonDecoder {
             let at = r.offset();
             let buf = r.fill_buf()?;
             let mut i = skip_ws_in(buf, 0);
-            if seq.index > 0 && buf.get(i) == Some(&b',') {
-                i = skip_ws_in(buf, i + 1);
-            } else if seq.index > 0 {
-                // `}`, or an error: `map_next` tells which.
-                i = buf.len();
+            match buf.get(i) {
+                // The end, where it may be: consumed here, or a pretty
+                // printer's indentation before it would be skipped twice.
+                Some(b'}') => {
+                    r.consume(i + 1);
+                    seq.len = Some(seq.index);
+                    return Ok(KeyStep::End);
+                }
+                Some(b',') if seq.index > 0 => i = skip_ws_in(buf, i + 1),
+                // An error: `map_next` tells which.
+                _ if seq.index > 0 => i = buf.len(),
+                _ => {}
             }
             if buf.get(i) == Some(&b'"')
                 && let Some(body) = buf.get(i + 1..)

@@ -245,6 +245,37 @@ pub(crate) fn short_int(b: &[u8]) -> Option<(bool, u64, usize)> {
     Some((s.neg, s.mant, s.len))
 }
 
+/// The commonest number of all, an integer for an integer target, with
+/// nothing around it: at the very start of `b` (no whitespace), at most 19
+/// digits, and followed inside `b` by a byte that is not a digit, `.`, `e`
+/// or `E`. Its sign, magnitude and length. `None`: [`short_int`] and the
+/// general path decide (they give the same answer for what this takes).
+///
+/// Small enough to be inlined where a field is read, so that the typical
+/// id or count costs no call.
+#[inline(always)]
+pub(crate) fn plain_int(b: &[u8]) -> Option<(bool, u64, usize)> {
+    let neg = *b.first()? == b'-';
+    let start = usize::from(neg);
+    let mut mant = u64::from(b.get(start)?.wrapping_sub(b'0'));
+    if mant > 9 {
+        return None;
+    }
+    let mut i = start + 1;
+    // A leading `0` is the whole integer part (`01` is `0`, then `1`).
+    if mant != 0 {
+        digit_run::<true>(b, &mut i, &mut mant);
+        if i - start > 19 {
+            return None;
+        }
+    }
+    let c = *b.get(i)?;
+    if c == b'.' || c | 0x20 == b'e' {
+        return None;
+    }
+    Some((neg, mant, i))
+}
+
 /// [`parse`] for a dynamic value ([`codec_core::Value`]) in the common case
 /// ([`scan_short`]): the value as [`Num::kind`] and the driver would give it
 /// (an integer as `Uint`, or `Int` when negative or when `signed` asks and
@@ -1206,7 +1237,7 @@ mod tests {
     fn short_scan_agrees_with_general_parser() {
         let mut rng = SplitMix(13);
         let alphabet = b"0123456789012345678901234567890123456789.eE+-";
-        let mut accepted = 0;
+        let (mut accepted, mut plain_accepted) = (0, 0);
         for n in 0..200_000u32 {
             let len = 1 + (rng.next() % 28) as usize;
             let mut text: Vec<u8> = (0..len)
@@ -1238,6 +1269,14 @@ mod tests {
                 .into_bytes();
             }
             text.push(b',');
+            // The inline integer case takes only what the short scan takes
+            // as an integer, and reads it the same.
+            if let Some(plain) = plain_int(&text) {
+                let short = scan_short::<false>(&text).unwrap();
+                assert!(!short.is_float, "{:?}", String::from_utf8_lossy(&text));
+                assert_eq!(plain, (short.neg, short.mant, short.len));
+                plain_accepted += 1;
+            }
             for f32 in [false, true] {
                 let general = parse_general(&text, false, f32);
                 let Some(short) = scan_short::<false>(&text) else {
@@ -1300,6 +1339,48 @@ mod tests {
             }
         }
         assert!(accepted > 100_000, "{accepted}");
+        assert!(plain_accepted > 20_000, "{plain_accepted}");
+    }
+
+    /// Integers at every length around the inline case's limits, with and
+    /// without a sign, against the short scan: what the inline case takes
+    /// it reads the same, and it leaves exactly what it must to the rest
+    /// (fractions, exponents, more than 19 digits, a leading zero's next
+    /// digit, a number that reaches the buffer's end, whitespace first).
+    #[test]
+    fn plain_integers_agree_with_the_short_scan() {
+        for digits in 1..=24 {
+            let body: String = (0..digits)
+                .map(|i| char::from(b'1' + (i % 9) as u8))
+                .collect();
+            for sign in ["", "-"] {
+                for end in ["", ",", "]", ".5", "e3", "E3", " "] {
+                    let text = format!("{sign}{body}{end}");
+                    let b = text.as_bytes();
+                    let plain = plain_int(b);
+                    let takes = digits <= 19 && matches!(end, "," | "]" | " ");
+                    assert_eq!(plain.is_some(), takes, "{text}");
+                    if let Some(p) = plain {
+                        let s = scan_short::<false>(b).unwrap();
+                        assert_eq!(p, (s.neg, s.mant, s.len), "{text}");
+                        assert_eq!(p.1.to_string(), body, "{text}");
+                    }
+                }
+            }
+        }
+        assert_eq!(plain_int(b"0,"), Some((false, 0, 1)));
+        assert_eq!(plain_int(b"-0]"), Some((true, 0, 2)));
+        // `01` is `0`, then a `1` that the caller rejects.
+        assert_eq!(plain_int(b"01,"), Some((false, 0, 1)));
+        assert_eq!(plain_int(b"0.1,"), None);
+        for other in [&b" 1,"[..], b"-,", b"-", b"", b"+1,", b"a", b"\"-1\""] {
+            assert_eq!(
+                plain_int(other),
+                None,
+                "{:?}",
+                String::from_utf8_lossy(other)
+            );
+        }
     }
 
     /// The skipper's grammar accepts exactly the numbers the parser reads

@@ -112,6 +112,10 @@ fn map_keys_decode_and_fail_as_the_general_path() {
         br#"{"ok": 1, "cut"#.to_vec(),
         br#"{"ok": 1, "cut":"#.to_vec(),
         br#"{"a":1,"a":2}"#.to_vec(),
+        b"{ \n }".to_vec(),
+        br#"{"a": { } , "b" : {"c":2}  }"#.to_vec(),
+        br#"{"a": 1 ]"#.to_vec(),
+        br#"{ , "a": 1}"#.to_vec(),
     ];
     let want_plain = [
         r#"OK {"aAb": 1, "é": [2], "x\ny": 3}"#,
@@ -129,6 +133,10 @@ fn map_keys_decode_and_fail_as_the_general_path() {
         r#"ERR unexpected end of input at [1] (byte 10)"#,
         r#"ERR unexpected end of input at ["cut"] (byte 16)"#,
         r#"OK {"a": 1, "a": 2}"#,
+        r#"OK {}"#,
+        r#"OK {"a": {}, "b": {"c": 2}}"#,
+        r#"ERR invalid input: expected ',' or '}', found ']' (byte 8)"#,
+        r#"ERR invalid input: expected a string key, found ',' (byte 2)"#,
     ];
     // The limits change the three documents with a long key, a long map
     // and a long key in a nested map; the rest fail or pass as without.
