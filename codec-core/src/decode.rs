@@ -757,6 +757,19 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
                 if s.len() > max {
                     return Err(limit("max_str_len", s.len(), max).at(off).in_index(i));
                 }
+                // A short ASCII key (nearly every key) needs no call to be
+                // checked: its bytes are tested in the registers they are
+                // gathered in.
+                if s.len() <= crate::Text::MAX_INLINE
+                    && let Some(t) = crate::Text::inline_ascii(s)
+                {
+                    crate::value::push_in_place(
+                        entries,
+                        #[inline(always)]
+                        || (crate::Value::Str(t), crate::Value::Nil),
+                    );
+                    return Ok(());
+                }
                 match crate::str_from_utf8(s) {
                     // In a branch of its own, a short key's `Text` is built
                     // in its slot (after a shared `from`, through a copy).

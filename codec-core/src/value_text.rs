@@ -86,17 +86,44 @@ impl Text {
     /// `s` (at most 22 bytes) inline.
     #[inline(always)]
     fn inline_fitting(s: &str) -> Text {
-        let b = s.as_bytes();
+        let (lo, hi) = Text::words(s.as_bytes());
+        Text::from_words(s.len(), lo, hi)
+    }
+
+    /// `b` (at most 22 bytes) inline if it is all ASCII, else `None` (it
+    /// may still be text: the caller checks it the general way). For
+    /// decoders holding a short key's raw bytes: the check is one test of
+    /// the words the text is gathered in anyway, not a call.
+    #[inline(always)]
+    pub(crate) fn inline_ascii(b: &[u8]) -> Option<Text> {
+        let (lo, hi) = Text::words(b);
+        const HIGH: u64 = 0x8080_8080_8080_8080;
+        if (lo as u64 | (lo >> 64) as u64 | hi) & HIGH != 0 {
+            return None;
+        }
+        Some(Text::from_words(b.len(), lo, hi))
+    }
+
+    /// The bytes of `b` (at most 22) in two registers, zeros above them: a
+    /// word of the first 16 and one of the rest.
+    #[inline(always)]
+    fn words(b: &[u8]) -> (u128, u64) {
         let n = b.len();
         debug_assert!(n <= INLINE);
-        let (lo, hi) = match (b.first_chunk::<16>(), b.last_chunk::<8>()) {
+        match (b.first_chunk::<16>(), b.last_chunk::<8>()) {
             // 17 to 22 bytes: the last 8 hold bytes 16.. in their top `n - 16`.
             (Some(head), Some(tail)) if n > 16 => (
                 u128::from_le_bytes(*head),
                 u64::from_le_bytes(*tail) >> (8 * (24 - n)),
             ),
             _ => (crate::short_word(b), 0),
-        };
+        }
+    }
+
+    /// The inline text of `n` bytes held in `words` (valid UTF-8: the
+    /// callers took them from a `&str` or checked that they are ASCII).
+    #[inline(always)]
+    fn from_words(n: usize, lo: u128, hi: u64) -> Text {
         let mut buf = [0; INLINE];
         buf[..16].copy_from_slice(&lo.to_le_bytes());
         buf[16..].copy_from_slice(&hi.to_le_bytes()[..INLINE - 16]);
@@ -120,8 +147,10 @@ impl Text {
             Repr::Inline { len, buf } => {
                 let bytes = &buf[..usize::from(*len)];
                 debug_assert!(std::str::from_utf8(bytes).is_ok());
-                // SAFETY: `Text::inline`, the only maker of this variant,
-                // copied these `len` bytes from a whole `&str`, and nothing
+                // SAFETY: the makers of this variant (`Text::inline_fitting`
+                // and `Text::inline_ascii`, through `Text::from_words`)
+                // copied these `len` bytes from a whole `&str` or checked
+                // that they are all ASCII, and nothing
                 // changes them afterwards (`Text` has no mutating method):
                 // they are valid UTF-8. Exercised by every test that decodes
                 // a short string into a `Value` and by the tests below.
@@ -353,6 +382,27 @@ mod tests {
         assert_eq!(Text::from('€'), "€");
         assert_eq!(Text::new(), "");
         assert_eq!(Text::default(), Text::new());
+    }
+
+    /// ASCII bytes of every inline length come back as that text; a byte
+    /// of 0x80 or more at any position (valid UTF-8 or not) gives `None`.
+    #[test]
+    fn inline_ascii_takes_exactly_ascii() {
+        for n in 0..=INLINE {
+            let s: String = (0..n).map(|i| char::from(b'a' + (i % 26) as u8)).collect();
+            let t = Text::inline_ascii(s.as_bytes()).unwrap();
+            assert_eq!(t.as_str(), s);
+            assert!(t.is_inline());
+            for at in 0..n {
+                for high in [0x80, 0xc3, 0xff] {
+                    let mut b = s.clone().into_bytes();
+                    b[at] = high;
+                    assert!(Text::inline_ascii(&b).is_none(), "{n} {at} {high:x}");
+                }
+            }
+        }
+        assert!(Text::inline_ascii("é".as_bytes()).is_none());
+        assert_eq!(Text::inline_ascii(b"\0\x7f").unwrap(), "\0\x7f");
     }
 
     #[test]
