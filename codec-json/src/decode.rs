@@ -462,6 +462,40 @@ impl JsonDecoder {
         Ok(number::short_int(r.fill_buf()?))
     }
 
+    /// [`DecodeFormat::read_bool`] past its inline case.
+    #[inline(never)]
+    fn read_bool_general<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<bool> {
+        if let Some(p) = self.pending.take() {
+            return match p {
+                Pending::Bool(v) => Ok(v),
+                other => Err(pending_mismatch(&other, &self.aux, "bool")),
+            };
+        }
+        let b = next_token(r)?;
+        match b {
+            b't' => expect_literal(r, b"true").map(|_| true),
+            b'f' => expect_literal(r, b"false").map(|_| false),
+            b'"' if self.in_key => {
+                r.consume(1);
+                let mut text = std::mem::take(&mut self.aux);
+                let res = read_string_body(r, &mut text).and_then(|s| match &*s {
+                    b"true" => Ok(true),
+                    b"false" => Ok(false),
+                    text => Err(Error::type_mismatch(
+                        "bool",
+                        Found::Text {
+                            head: text,
+                            len: text.len(),
+                        },
+                    )),
+                });
+                self.aux = text;
+                res
+            }
+            _ => Err(mismatch(r, b, "bool")),
+        }
+    }
+
     /// [`DecodeFormat::read_i64`] past its inline case.
     #[inline(never)]
     fn read_i64_general<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<i64> {
@@ -914,38 +948,23 @@ impl DecodeFormat for JsonDecoder {
         }
     }
 
-    /// `true` / `false`; in key position also the quoted forms.
-    #[inline]
+    /// `true` / `false`; in key position also the quoted forms. The
+    /// literal right at the reader's position is read inline, the rest
+    /// out of line.
+    #[inline(always)]
     fn read_bool<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<bool> {
-        if let Some(p) = self.pending.take() {
-            return match p {
-                Pending::Bool(v) => Ok(v),
-                other => Err(pending_mismatch(&other, &self.aux, "bool")),
-            };
-        }
-        let b = next_token(r)?;
-        match b {
-            b't' => expect_literal(r, b"true").map(|_| true),
-            b'f' => expect_literal(r, b"false").map(|_| false),
-            b'"' if self.in_key => {
-                r.consume(1);
-                let mut text = std::mem::take(&mut self.aux);
-                let res = read_string_body(r, &mut text).and_then(|s| match &*s {
-                    b"true" => Ok(true),
-                    b"false" => Ok(false),
-                    text => Err(Error::type_mismatch(
-                        "bool",
-                        Found::Text {
-                            head: text,
-                            len: text.len(),
-                        },
-                    )),
-                });
-                self.aux = text;
-                res
+        if self.pending.is_none() {
+            let buf = r.fill_buf()?;
+            if buf.first_chunk::<4>() == Some(b"true") {
+                r.consume(4);
+                return Ok(true);
             }
-            _ => Err(mismatch(r, b, "bool")),
+            if buf.first_chunk::<5>() == Some(b"false") {
+                r.consume(5);
+                return Ok(false);
+            }
         }
+        self.read_bool_general(r)
     }
 
     /// [`plain_int`](number::plain_int) inline, the rest out of line.

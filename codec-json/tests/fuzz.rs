@@ -259,6 +259,48 @@ fn numeric_targets_agree_between_fast_and_general_paths() {
     assert!(ok.iter().all(|&n| n > 3_000 && n < 27_000), "{ok:?}");
 }
 
+/// Bool targets read a literal at the reader's position inline, anything
+/// else (whitespace first, a cut or misspelt literal, a buffer that ends
+/// inside it) the general way: the same values and the same errors from a
+/// slice and from readers handing out 1, 2 or 3 bytes at a time.
+#[test]
+fn bool_targets_agree_between_fast_and_general_paths() {
+    let h = JsonHandle::default();
+    let mut rng = Rng(0xB001_CAFE);
+    let pieces = [
+        "true", "false", " ", "tru", "fals", "null", "e", "1", "\"true\"",
+    ];
+    let mut ok = 0;
+    for _ in 0..20_000 {
+        let mut item = || {
+            let mut s = String::new();
+            for _ in 0..1 + rng.below(2) {
+                s.push_str(pieces[rng.below(pieces.len())]);
+            }
+            s
+        };
+        let doc = format!("[{},{}]", item(), item());
+        let input = doc.as_bytes();
+        for chunk in [1, 2, 3] {
+            same::<Vec<bool>>(&h, input, chunk);
+            same::<Vec<Option<bool>>>(&h, input, chunk);
+        }
+        let slice = from_slice::<Vec<bool>, _>(input, &h);
+        if let Err(e) = &slice {
+            let reader = from_reader::<Vec<bool>, _, _>(
+                Chunked {
+                    data: input,
+                    chunk: 1,
+                },
+                &h,
+            );
+            assert_eq!(reader.unwrap_err().to_string(), e.to_string(), "{doc}");
+        }
+        ok += slice.is_ok() as usize;
+    }
+    assert!(ok > 200 && ok < 19_000, "{ok}");
+}
+
 /// A malformed or out-of-range number is reported at its first byte with
 /// the same message whether the document comes from a slice or from a
 /// reader that hands it over in pieces (a reader gathers a number that
