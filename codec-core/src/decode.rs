@@ -67,6 +67,9 @@ pub trait Decode<'de>: Sized {
     #[doc(hidden)]
     #[inline]
     fn decode_vec<R: Read<'de>, F: DecodeFormat>(d: &mut Decoder<'de, R, F>) -> Result<Vec<Self>> {
+        if d.try_empty_array()? {
+            return Ok(Vec::new());
+        }
         d.decode_array_vec()
     }
 
@@ -867,6 +870,19 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
         let by_input = self.r.remaining_hint().unwrap_or(usize::MAX);
         let by_budget = self.opts.max_prealloc / size.max(1);
         n.min(by_input).min(by_budget)
+    }
+
+    /// Takes an empty array where the format sees one at a glance
+    /// ([`DecodeFormat::try_empty_array`]); false, with nothing consumed,
+    /// otherwise. At the depth limit it is left to the general path, which
+    /// refuses it as it refuses any container there.
+    #[inline(always)]
+    pub(crate) fn try_empty_array(&mut self) -> Result<bool> {
+        if self.depth >= self.opts.max_depth {
+            return Ok(false);
+        }
+        let res = self.f.try_empty_array(&mut self.r);
+        res.map_err(|e| self.at(e))
     }
 
     /// Reads an array into a `Vec`, each item with its own [`Decode`].

@@ -598,6 +598,16 @@ pub trait DecodeFormat: Sized {
     fn value_keys_are_text(&self) -> bool {
         false
     }
+
+    /// Takes an empty array at the reader's position where the format sees
+    /// one at a glance (JSON's `[]`), so that a `Vec` field that is empty
+    /// costs no call; false, with nothing consumed, for anything else,
+    /// which is then read the general way. Defaults to false.
+    #[inline]
+    fn try_empty_array<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<bool> {
+        let _ = r;
+        Ok(false)
+    }
 }
 
 /// The buffer part of [`DecodeFormat::map_next_key`] for a binary format,

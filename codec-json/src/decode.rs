@@ -1198,6 +1198,17 @@ impl DecodeFormat for JsonDecoder {
         !self.parse_quoted_keys
     }
 
+    /// `[]` right at the reader's position (whitespace first, or inside
+    /// the brackets, goes the general way).
+    #[inline(always)]
+    fn try_empty_array<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<bool> {
+        if self.pending.is_none() && r.fill_buf()?.first_chunk::<2>() == Some(b"[]") {
+            r.consume(2);
+            return Ok(true);
+        }
+        Ok(false)
+    }
+
     /// The separator, a key without escapes and its `:` straight from the
     /// buffer: one scan for the closing quote (or, for the hinted key, a
     /// compare in its place), one `consume`. Anything else

@@ -301,6 +301,46 @@ fn bool_targets_agree_between_fast_and_general_paths() {
     assert!(ok > 200 && ok < 19_000, "{ok}");
 }
 
+/// A `Vec` target takes `[]` at the reader's position at a glance; any
+/// other array (whitespace inside or before it, a buffer that ends between
+/// the brackets, items) the general way: the same values and errors from a
+/// slice and from readers handing out 1, 2 or 3 bytes at a time.
+#[test]
+fn empty_arrays_agree_between_fast_and_general_paths() {
+    let h = JsonHandle::default();
+    let mut rng = Rng(0xE3B7_7A55);
+    let pieces = ["[]", "[]", "[", "]", " ", "1", ",", "null", "[ ]"];
+    let mut ok = 0;
+    for _ in 0..20_000 {
+        let mut item = || {
+            let mut s = String::new();
+            for _ in 0..1 + rng.below(3) {
+                s.push_str(pieces[rng.below(pieces.len())]);
+            }
+            s
+        };
+        let doc = format!("[{},{}]", item(), item());
+        let input = doc.as_bytes();
+        for chunk in [1, 2, 3] {
+            same::<Vec<Vec<u32>>>(&h, input, chunk);
+            same::<Vec<Option<Vec<u32>>>>(&h, input, chunk);
+        }
+        let slice = from_slice::<Vec<Vec<u32>>, _>(input, &h);
+        if let Err(e) = &slice {
+            let reader = from_reader::<Vec<Vec<u32>>, _, _>(
+                Chunked {
+                    data: input,
+                    chunk: 1,
+                },
+                &h,
+            );
+            assert_eq!(reader.unwrap_err().to_string(), e.to_string(), "{doc}");
+        }
+        ok += slice.is_ok() as usize;
+    }
+    assert!(ok > 200 && ok < 19_000, "{ok}");
+}
+
 /// A malformed or out-of-range number is reported at its first byte with
 /// the same message whether the document comes from a slice or from a
 /// reader that hands it over in pieces (a reader gathers a number that

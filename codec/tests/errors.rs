@@ -244,6 +244,28 @@ fn depth_limit_names_limit_offset_and_path() {
     }
 }
 
+/// An empty array inside a typed value may take a shortcut (JSON's `[]`
+/// at a glance), but one level too deep is refused as any container is.
+#[test]
+fn empty_arrays_keep_the_depth_limit() {
+    for mut h in handles() {
+        let doc = vec![Vec::<u32>::new(), Vec::new()];
+        let bytes = h.to_vec(&doc).unwrap();
+        *h.options_mut() = h.options().clone().max_depth(2);
+        assert_eq!(h.from_slice::<Vec<Vec<u32>>>(&bytes).unwrap(), doc);
+        *h.options_mut() = h.options().clone().max_depth(1);
+        let err = h.from_slice::<Vec<Vec<u32>>>(&bytes).unwrap_err();
+        assert!(
+            matches!(err.kind(), ErrorKind::DepthLimitExceeded { max: 1 }),
+            "{}: {err}",
+            h.name()
+        );
+        let empty = h.to_vec(&Vec::<u32>::new()).unwrap();
+        check_located(&h, &err, "[0]", find(&bytes, &empty, 1));
+        assert_eq!(h.from_slice::<Vec<u32>>(&empty).unwrap(), Vec::<u32>::new());
+    }
+}
+
 #[test]
 fn length_limits_name_limit_offset_and_path() {
     for mut h in handles() {
