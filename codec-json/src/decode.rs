@@ -145,6 +145,16 @@ fn skip_ws_in(buf: &[u8], i: usize) -> usize {
     }
 }
 
+/// The `i64` of a sign and magnitude, if it is in range.
+#[inline(always)]
+fn signed(neg: bool, mag: u64) -> Option<i64> {
+    if neg {
+        (mag <= 1 << 63).then(|| (mag as i64).wrapping_neg())
+    } else {
+        i64::try_from(mag).ok()
+    }
+}
+
 /// Like [`peek_token`], but the end of input is an error.
 #[inline(always)]
 fn next_token<'de, R: Read<'de>>(r: &mut R) -> Result<u8> {
@@ -499,16 +509,11 @@ impl JsonDecoder {
     /// [`DecodeFormat::read_i64`] past its inline case.
     #[inline(never)]
     fn read_i64_general<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<i64> {
-        if let Some((neg, mag, len)) = self.short_int(r)? {
-            let v = if neg {
-                (mag <= 1 << 63).then(|| (mag as i64).wrapping_neg())
-            } else {
-                i64::try_from(mag).ok()
-            };
-            if let Some(v) = v {
-                r.consume(len);
-                return Ok(v);
-            }
+        if let Some((neg, mag, len)) = self.short_int(r)?
+            && let Some(v) = signed(neg, mag)
+        {
+            r.consume(len);
+            return Ok(v);
         }
         self.number_for(r, "i64", false)?.to_i64()
     }
@@ -972,16 +977,10 @@ impl DecodeFormat for JsonDecoder {
     fn read_i64<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<i64> {
         if self.pending.is_none()
             && let Some((neg, mag, len)) = number::plain_int(r.fill_buf()?)
+            && let Some(v) = signed(neg, mag)
         {
-            let v = if neg {
-                (mag <= 1 << 63).then(|| (mag as i64).wrapping_neg())
-            } else {
-                i64::try_from(mag).ok()
-            };
-            if let Some(v) = v {
-                r.consume(len);
-                return Ok(v);
-            }
+            r.consume(len);
+            return Ok(v);
         }
         self.read_i64_general(r)
     }
