@@ -3,7 +3,7 @@
 
 use crate::base64;
 use crate::encode::GO_ZERO_TIME_SECS;
-use crate::number::{self, Grammar, Num, Parsed, is_num_byte};
+use crate::number::{self, Grammar, Num, NumPart, Parsed};
 use crate::scan::{find_non_ws, find_string_stop, find_string_stop_ascii, is_ws};
 use codec_core::{
     DecodeFormat, Error, ErrorKind, Found, KeyHint, KeyStep, Kind, Read, Reference, Result, Seq,
@@ -538,6 +538,7 @@ impl JsonDecoder {
     fn read_num_slow<'de, R: Read<'de>>(&mut self, r: &mut R, f32: bool) -> Result<Num> {
         let start = r.offset();
         self.num_buf.clear();
+        let mut part = NumPart::Start;
         loop {
             let buf = r.fill_buf()?;
             if buf.is_empty() {
@@ -546,14 +547,14 @@ impl JsonDecoder {
             let mut taken = 0;
             let mut ended = false;
             for &b in buf {
-                // A leading zero is a whole integer part: in "01" the
-                // number is "0" and the "1" is what follows it, as when
-                // the text is parsed in place.
-                let after_zero = matches!(&self.num_buf[..], b"0" | b"-0");
-                if !is_num_byte(b) || (after_zero && b.is_ascii_digit()) {
+                // The bytes the parser would read on from a slice: in "01"
+                // or "4+1" the number is "0" or "4", and what follows it is
+                // the next token's (an error there, as from a slice).
+                let Some(next) = part.next(b) else {
                     ended = true;
                     break;
-                }
+                };
+                part = next;
                 if self.num_buf.len() == MAX_GATHERED_NUMBER {
                     return Err(syntax("number too long").at(start));
                 }

@@ -181,10 +181,49 @@ impl Float {
     }
 }
 
-/// Whether `b` can appear in a JSON number.
-#[inline]
-pub(crate) fn is_num_byte(b: u8) -> bool {
-    matches!(b, b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E')
+/// How far a number's text has come in JSON's grammar, byte by byte: what
+/// may come next. A number gathered from a reader stops where the parser
+/// of a slice would stop reading it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum NumPart {
+    /// Nothing yet.
+    Start,
+    /// The sign.
+    Minus,
+    /// A leading `0`: the whole integer part.
+    Zero,
+    /// Integer digits from `1`-`9` on.
+    Int,
+    /// The `.`.
+    Dot,
+    /// Fraction digits.
+    Frac,
+    /// The `e` or `E`.
+    Exp,
+    /// The exponent's sign.
+    ExpSign,
+    /// Exponent digits.
+    ExpDigits,
+}
+
+impl NumPart {
+    /// The part after `b`, or `None` where the number ends before `b` (the
+    /// text so far may be incomplete: `-`, `1.`, `1e+` are errors then).
+    pub(crate) fn next(self, b: u8) -> Option<NumPart> {
+        use NumPart::*;
+        let digit = b.is_ascii_digit();
+        Some(match (self, b) {
+            (Start, b'-') => Minus,
+            (Start | Minus, b'0') => Zero,
+            (Start | Minus | Int, _) if digit => Int,
+            (Zero | Int, b'.') => Dot,
+            (Dot | Frac, _) if digit => Frac,
+            (Zero | Int | Frac, b'e' | b'E') => Exp,
+            (Exp, b'+' | b'-') => ExpSign,
+            (Exp | ExpSign | ExpDigits, _) if digit => ExpDigits,
+            _ => return None,
+        })
+    }
 }
 
 /// Outcome of [`parse`] when the bytes ran out.

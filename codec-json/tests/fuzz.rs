@@ -364,13 +364,34 @@ fn number_errors_agree_between_slice_and_reader() {
         "[1e+]",
         "[--1]",
         "[1.5e]",
+        // The number ends where the grammar does; the next byte is the
+        // container's error, as from a slice.
+        "[429+1]",
+        "[4+]",
+        "[0+1]",
+        "[1-]",
+        "[0-1]",
+        "[1.2.3]",
+        "[1e5e3]",
+        "[1e5.3]",
+        "[1e+5-2]",
+        "{\"a\":7-}",
     ] {
         check::<Value>(&h, text);
     }
     for text in ["1e400", "[1,-1e400]", "[1.]", "[-]", "[1e]", "[1e99999]"] {
         check::<Vec<f64>>(&h, text);
     }
-    for text in ["[1,99999999999999999999]", "[1,-1]", "[1.5]", "[1.]", "[-]"] {
+    for text in [
+        "[1,99999999999999999999]",
+        "[1,-1]",
+        "[1.5]",
+        "[1.]",
+        "[-]",
+        "[429+1]",
+        "[1.5.]",
+        "[2-2]",
+    ] {
         check::<Vec<u64>>(&h, text);
     }
     for text in ["[1e39]", "[-3.5e38]", "[1.]"] {
