@@ -727,6 +727,29 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
         Ok(Some(k))
     }
 
+    /// Whether the map's next entry has exactly `hint`'s name as its key,
+    /// where the format checks it in place (JSON): if so, the key is
+    /// consumed, the value is next, and this returns true. Otherwise
+    /// (another key, the end of the map, a format that does not check)
+    /// nothing is consumed and this returns false: read the entry with
+    /// [`Decoder::map_next_field`], which gives the same result as if
+    /// this had not been called.
+    ///
+    /// Derived decoders try each field in declaration order this way
+    /// before their general loop.
+    #[inline(always)]
+    pub fn map_next_is(&mut self, seq: &mut Seq, hint: &KeyHint) -> Result<bool> {
+        // The limits the general path checks: left to it to report.
+        if seq.ended()
+            || seq.index >= self.opts.max_len
+            || hint.as_bytes().len() > self.opts.max_str_len
+        {
+            return Ok(false);
+        }
+        let r = self.f.map_next_is(&mut self.r, seq, hint);
+        r.map_err(|e| self.at(e))
+    }
+
     /// For the dynamic `Value`'s map loop, where the format's keys are all
     /// text ([`DecodeFormat::value_keys_are_text`]): the format's
     /// [`DecodeFormat::map_next_key`], the key pushed onto the `Value` entry

@@ -529,6 +529,26 @@ pub trait DecodeFormat: Sized {
         })
     }
 
+    /// Whether the next map entry's key is exactly `hint`'s name, checked
+    /// in place: if it is, the driver consumes the key and the step to its
+    /// value (as [`DecodeFormat::map_next_key`] does for a key) and returns
+    /// true. Anything else (another key, one in another layout, the end
+    /// of the map, a key not whole in the reader's buffer) returns false
+    /// with nothing consumed, and the entry is read the general way.
+    ///
+    /// The default returns false. Reached through
+    /// [`Decoder::map_next_is`](crate::Decoder::map_next_is).
+    #[inline]
+    fn map_next_is<'de, R: Read<'de>>(
+        &mut self,
+        r: &mut R,
+        seq: &mut Seq,
+        hint: &KeyHint,
+    ) -> Result<bool> {
+        let _ = (r, seq, hint);
+        Ok(false)
+    }
+
     /// Reads a timestamp in the format's own form.
     fn read_time<'de, R: Read<'de>>(&mut self, r: &mut R, scratch: &mut Vec<u8>) -> Result<Time>;
 

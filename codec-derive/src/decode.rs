@@ -159,7 +159,16 @@ fn has_rest_expr(cx: &Cx<'_>, ss: &[Slot<'_>]) -> TokenStream {
 /// keys are matched in [`Decoder::map_next_key`]'s closure, so that a
 /// format can hand them over straight from its buffer. Needs `__seq` and
 /// `__unknown_err`.
-fn entries(cx: &Cx<'_>, st: &Struct, ss: &[Slot<'_>], body: TokenStream) -> TokenStream {
+///
+/// With `ordered` (a statement per own field, storing its decoded value in
+/// its empty slot), the loop is preceded by [`ordered_steps`].
+fn entries(
+    cx: &Cx<'_>,
+    st: &Struct,
+    ss: &[Slot<'_>],
+    body: TokenStream,
+    ordered: Option<Vec<TokenStream>>,
+) -> TokenStream {
     let (k, sup) = (cx.k, cx.sup());
     if st.int_keys {
         let arms = plain(ss).enumerate().map(|(id, s)| {
@@ -200,10 +209,17 @@ fn entries(cx: &Cx<'_>, st: &Struct, ss: &[Slot<'_>], body: TokenStream) -> Toke
     let lookup = flat_lookup(cx, ss, |id| quote!(#sup::FieldKey::Id(#id)), tail);
     let names = plain(ss).map(|s| &s.f.name);
     let n_own = plain(ss).count();
+    let steps = match ordered {
+        Some(stores) if !stores.is_empty() && stores.len() <= ORDERED_MAX_FIELDS => {
+            ordered_steps(&stores)
+        }
+        _ => TokenStream::new(),
+    };
     quote! {
         // The field expected next: the one after the last read.
         static __HINTS: [#k::KeyHint; #n_own] = [#(#k::KeyHint::new(#names)),*];
         let mut __next: usize = 0;
+        #steps
         while let #sup::Some((__key, __off)) = __d.map_next_field(
             &mut __seq,
             __HINTS.get(__next),
@@ -228,6 +244,44 @@ fn entries(cx: &Cx<'_>, st: &Struct, ss: &[Slot<'_>], body: TokenStream) -> Toke
                 __next = __id + 1;
             }
             #body
+        }
+    }
+}
+
+/// The most own fields a struct may have for [`ordered_steps`]. The steps
+/// are straight-line code, a copy of the key check and the value's decode
+/// per field, where the general loop shares one key check. Measured on
+/// JSON: citm_catalog (structs of 2 to 11 fields) decodes in 12 % less
+/// time with them. Steps for twitter's `Status` (25 fields) and `User`
+/// (40) ran 10 % fewer instructions but took 7 % more time: executed once
+/// per struct, that much code does not stay in the processor's front-end
+/// caches. With this limit twitter takes 2 % less time.
+const ORDERED_MAX_FIELDS: usize = 16;
+
+/// The own fields in declaration order, one step each, before the general
+/// loop of [`entries`]: a document written from the same struct has its
+/// keys in that order. Each step asks the format whether the next key is
+/// its field's name ([`Decoder::map_next_is`]: a compare in place, nothing
+/// consumed otherwise) and stores the value in its slot with no dispatch
+/// and no duplicate check (no step before it stored that slot). The first
+/// entry that is not the step's field (another field, an unknown key, the
+/// end, a format that does not check) is left to the general loop, with
+/// that field as its hint.
+fn ordered_steps(stores: &[TokenStream]) -> TokenStream {
+    let n_own = stores.len();
+    let steps = stores.iter().enumerate().map(|(id, store)| {
+        quote! {
+            if !__d.map_next_is(&mut __seq, &__HINTS[#id])? {
+                __next = #id;
+                break '__ordered;
+            }
+            #store
+        }
+    });
+    quote! {
+        '__ordered: {
+            #(#steps)*
+            __next = #n_own;
         }
     }
 }
@@ -304,6 +358,12 @@ fn rest_route(cx: &Cx<'_>, ss: &[Slot<'_>]) -> TokenStream {
 fn map_path(cx: &Cx<'_>, st: &Struct, ss: &[Slot<'_>]) -> TokenStream {
     let sup = cx.sup();
     let arms = id_arms(cx, st, ss, |id| quote!(#sup::FieldKey::Id(#id)));
+    let stores = plain(ss)
+        .map(|s| {
+            let (slot, val) = (&s.slot, value(cx, st, s));
+            quote!(#slot = #sup::Some(#val);)
+        })
+        .collect();
     let rest = rest_route(cx, ss);
     let entries = entries(
         cx,
@@ -316,6 +376,7 @@ fn map_path(cx: &Cx<'_>, st: &Struct, ss: &[Slot<'_>]) -> TokenStream {
                 #sup::FieldKey::Skip => __d.skip()?,
             }
         },
+        Some(stores),
     );
     quote! {
         let mut __seq = __d.map_begin()?;
@@ -524,6 +585,7 @@ fn decode_into_body(cx: &Cx<'_>, st: &Struct) -> Option<TokenStream> {
                         _ => __d.skip()?,
                     }
                 },
+                None,
             );
             Some(quote! {
                 match __d.peek_kind()? {

@@ -1271,6 +1271,43 @@ impl DecodeFormat for JsonDecoder {
         })
     }
 
+    /// The separator, `"`, the hint's bytes, `"` and `:` (whitespace where
+    /// JSON allows it), all in the buffer; any other byte, and a hint that
+    /// is not plain (its JSON text would differ from its bytes), give false.
+    #[inline(always)]
+    fn map_next_is<'de, R: Read<'de>>(
+        &mut self,
+        r: &mut R,
+        seq: &mut Seq,
+        hint: &KeyHint,
+    ) -> Result<bool> {
+        if seq.len.is_some() || self.pending.is_some() || !hint.name().is_plain() {
+            return Ok(false);
+        }
+        let buf = r.fill_buf()?;
+        let mut i = skip_ws_in(buf, 0);
+        if seq.index > 0 {
+            if buf.get(i) != Some(&b',') {
+                return Ok(false);
+            }
+            i = skip_ws_in(buf, i + 1);
+        }
+        let n = hint.as_bytes().len();
+        let hit = buf.get(i) == Some(&b'"')
+            && buf.get(i + 1..).is_some_and(|body| hint.is_prefix_of(body))
+            && buf.get(i + 1 + n) == Some(&b'"');
+        if !hit {
+            return Ok(false);
+        }
+        let colon = skip_ws_in(buf, i + n + 2);
+        if buf.get(colon) != Some(&b':') {
+            return Ok(false);
+        }
+        r.consume(colon + 1);
+        seq.index += 1;
+        Ok(true)
+    }
+
     #[inline]
     fn map_value<'de, R: Read<'de>>(&mut self, r: &mut R, _seq: &mut Seq) -> Result<()> {
         self.in_key = false;

@@ -1,0 +1,231 @@
+//! A derived struct of up to 16 fields first tries its fields in
+//! declaration order, each key checked in place by the format (JSON), and
+//! leaves the first entry that is not the expected field to the general
+//! loop. These tests check that the two paths give the same values and the
+//! same errors: a document from a slice takes the ordered steps wherever it
+//! can, and one from a reader handing out one byte at a time never can (no
+//! key is ever whole in its buffer).
+
+mod common;
+
+use codec::{Codec, Handle, JsonHandle, Options, Value, from_reader, from_slice};
+use common::{ByteByByte, xorshift};
+use std::collections::BTreeMap;
+
+/// Names that are prefixes of one another (`id`, `id_str`; `a`, `ab`), so
+/// that a key that only starts with the expected name is caught.
+#[derive(Codec, Debug, PartialEq)]
+struct Small {
+    id: u64,
+    id_str: String,
+    a: Option<u32>,
+    ab: bool,
+    #[codec(default)]
+    list: Vec<u8>,
+}
+
+#[derive(Codec, Debug, PartialEq)]
+struct Outer {
+    small: Small,
+    #[codec(default)]
+    more: Vec<Small>,
+    #[codec(rest)]
+    rest: BTreeMap<String, Value>,
+}
+
+/// 17 fields: past the ordered steps' limit, the general loop alone
+/// (`Option`s: a missing field is `None`).
+#[derive(Codec, Debug, PartialEq)]
+struct Wide {
+    f0: Option<u8>,
+    f1: Option<u8>,
+    f2: Option<u8>,
+    f3: Option<u8>,
+    f4: Option<u8>,
+    f5: Option<u8>,
+    f6: Option<u8>,
+    f7: Option<u8>,
+    f8: Option<u8>,
+    f9: Option<u8>,
+    f10: Option<u8>,
+    f11: Option<u8>,
+    f12: Option<u8>,
+    f13: Option<u8>,
+    f14: Option<u8>,
+    f15: Option<u8>,
+    f16: Option<u8>,
+}
+
+/// Keys: `Small`'s in order, near misses, unknown keys, an escaped name.
+const KEYS: [&str; 10] = [
+    "id", "id_str", "a", "ab", "list", "i", "id_s", "abc", "\\u0069d", "zz",
+];
+
+/// Values for each of `KEYS` (valid for the field), or of any kind.
+fn value(key: &str, next: &mut impl FnMut() -> u64) -> String {
+    let any = [
+        "1",
+        "\"x\"",
+        "null",
+        "true",
+        "[1,2]",
+        "{\"q\":1}",
+        "-1",
+        "1.5",
+    ];
+    if next().is_multiple_of(16) {
+        return any[next() as usize % any.len()].to_owned();
+    }
+    match key {
+        "id" | "\\u0069d" => (next() % 1000).to_string(),
+        "id_str" => format!("\"s{}\"", next() % 10),
+        "a" => ["null", "7", "4294967295"][next() as usize % 3].to_owned(),
+        "ab" => ["true", "false"][next() as usize % 2].to_owned(),
+        "list" => ["[]", "[1,2,3]", "[255]"][next() as usize % 3].to_owned(),
+        _ => any[next() as usize % any.len()].to_owned(),
+    }
+}
+
+/// Whitespace, usually none.
+fn ws(next: &mut impl FnMut() -> u64) -> &'static str {
+    ["", "", "", "", " ", "\n\t"][next() as usize % 6]
+}
+
+/// A `Small` object: the declaration order, whole or cut short, most of
+/// the time; else keys in random order (repeats and unknown keys included).
+fn small(next: &mut impl FnMut() -> u64) -> String {
+    let keys: Vec<&str> = match next() % 8 {
+        0..=4 => KEYS[..5].to_vec(),
+        5 => KEYS[..1 + next() as usize % 5].to_vec(),
+        _ => (0..next() % 7)
+            .map(|_| KEYS[next() as usize % KEYS.len()])
+            .collect(),
+    };
+    let entries: Vec<String> = keys
+        .iter()
+        .map(|k| {
+            let (a, b, c) = (ws(next), ws(next), ws(next));
+            format!("{a}\"{k}\"{b}:{c}{}", value(k, next))
+        })
+        .collect();
+    format!("{{{}{}}}", entries.join(","), ws(next))
+}
+
+/// Decodes `input` as `T` from a slice and byte by byte: the same value,
+/// or errors with the same message (kind, offset and path).
+fn agree<T: for<'de> codec::Decode<'de> + PartialEq + std::fmt::Debug>(
+    h: &impl Handle,
+    input: &[u8],
+) -> bool {
+    let slice = from_slice::<T, _>(input, h);
+    let reader = from_reader::<T, _, _>(ByteByByte(input), h);
+    match (&slice, &reader) {
+        (Ok(a), Ok(b)) => assert_eq!(a, b, "{}", String::from_utf8_lossy(input)),
+        (Err(a), Err(b)) => assert_eq!(
+            a.to_string(),
+            b.to_string(),
+            "{}",
+            String::from_utf8_lossy(input)
+        ),
+        _ => panic!(
+            "slice {slice:?} vs reader {reader:?} on {}",
+            String::from_utf8_lossy(input)
+        ),
+    }
+    slice.is_ok()
+}
+
+#[test]
+fn ordered_steps_agree_with_the_general_loop() {
+    let mut next = xorshift(0x0DE5_F1E1);
+    let skip = JsonHandle::default();
+    let strict = JsonHandle {
+        options: Options::default().error_on_unknown_field(true),
+        ..JsonHandle::default()
+    };
+    let mut ok = [0usize; 3];
+    for round in 0..6_000 {
+        let mut doc = match round % 3 {
+            0 => small(&mut next),
+            1 => format!(
+                "{{\"small\":{},\"more\":[{},{}],\"x\":{}}}",
+                small(&mut next),
+                small(&mut next),
+                small(&mut next),
+                small(&mut next)
+            ),
+            _ => format!("[{},{}]", small(&mut next), small(&mut next)),
+        }
+        .into_bytes();
+        // Now and then a damaged document: the same errors both ways.
+        if next().is_multiple_of(4) {
+            common::damage(&mut doc, &mut next);
+        }
+        match round % 3 {
+            0 => {
+                ok[0] += agree::<Small>(&skip, &doc) as usize;
+                agree::<Small>(&strict, &doc);
+            }
+            1 => {
+                ok[1] += agree::<Outer>(&skip, &doc) as usize;
+                agree::<Outer>(&strict, &doc);
+            }
+            _ => ok[2] += agree::<Vec<Small>>(&skip, &doc) as usize,
+        }
+    }
+    // Both outcomes are well represented for each target.
+    assert!(ok.iter().all(|&n| n > 100 && n < 1_900), "{ok:?}");
+}
+
+/// The declaration order decodes with each field in its place; a repeated
+/// field is still an error after the ordered steps stored it; a missing
+/// one still gets its default or its error.
+#[test]
+fn ordered_documents_decode_and_repeats_are_errors() {
+    let h = JsonHandle::default();
+    let doc = br#"{"id":1,"id_str":"one","a":null,"ab":true,"list":[2]}"#;
+    let want = Small {
+        id: 1,
+        id_str: "one".into(),
+        a: None,
+        ab: true,
+        list: vec![2],
+    };
+    assert_eq!(from_slice::<Small, _>(doc, &h).unwrap(), want);
+    let spaced = b"{ \"id\" : 1 ,\n\"id_str\":\"one\", \"a\":null,\"ab\" :true,\"list\":[2] }";
+    assert_eq!(from_slice::<Small, _>(spaced, &h).unwrap(), want);
+    let repeat = br#"{"id":1,"id_str":"one","id":2,"a":null,"ab":true}"#;
+    let err = from_slice::<Small, _>(repeat, &h).unwrap_err();
+    assert_eq!(err.to_string(), "duplicate field \"id\" (byte 23)");
+    let missing = br#"{"id":1,"id_str":"one","a":3}"#;
+    let err = from_slice::<Small, _>(missing, &h).unwrap_err();
+    assert_eq!(err.to_string(), "missing field \"ab\" (byte 29)");
+    let prefix = br#"{"id":1,"id_str":"one","a":3,"abc":0,"ab":false}"#;
+    let s = from_slice::<Small, _>(prefix, &h).unwrap();
+    assert_eq!((s.a, s.ab), (Some(3), false));
+}
+
+/// Past the limit, the general loop: the same results both ways.
+#[test]
+fn wide_structs_agree_both_ways() {
+    let h = JsonHandle::default();
+    let mut next = xorshift(0x31DE_5EED);
+    for _ in 0..2_000 {
+        let n = next() % 20;
+        let entries: Vec<String> = (0..n)
+            .map(|i| {
+                let f = if next().is_multiple_of(5) {
+                    next() % 18
+                } else {
+                    i
+                };
+                format!("\"f{f}\":{}", next() % 300)
+            })
+            .collect();
+        let doc = format!("{{{}}}", entries.join(","));
+        agree::<Wide>(&h, doc.as_bytes());
+    }
+    let all: Vec<String> = (0..17).map(|i| format!("\"f{i}\":{i}")).collect();
+    let w: Wide = from_slice(format!("{{{}}}", all.join(",")).as_bytes(), &h).unwrap();
+    assert_eq!((w.f0, w.f16), (Some(0), Some(16)));
+}
