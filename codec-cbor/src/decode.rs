@@ -4,7 +4,7 @@ use crate::encode::GO_ZERO_TIME_SECS;
 use crate::handle::CborHandle;
 use codec_core::{
     DecodeFormat, Error, ErrorKind, KeyHint, KeyStep, Kind, Read, Reference, Result, Seq, Time,
-    float_array_in_buffer, key_in_buffer,
+    float_array_in_buffer, hint_in_buffer, key_in_buffer,
 };
 
 /// The decoding driver of [`CborHandle`].
@@ -862,6 +862,25 @@ impl DecodeFormat for CborDecoder {
             },
             key,
         )
+    }
+
+    /// A text key of up to 23 bytes (a one-byte head) that is the hint,
+    /// whole in the buffer (in a map of indefinite length, that head is
+    /// not the break that would end it).
+    #[inline(always)]
+    fn map_next_is<'de, R: Read<'de>>(
+        &mut self,
+        r: &mut R,
+        seq: &mut Seq,
+        hint: &KeyHint,
+    ) -> Result<bool> {
+        let n = hint.as_bytes().len();
+        if n > 23 || seq.len.is_some_and(|len| seq.index >= len) {
+            return Ok(false);
+        }
+        let hit = hint_in_buffer(r, 0x60 | n as u8, hint)?;
+        seq.index += usize::from(hit);
+        Ok(hit)
     }
 
     /// Tag 0 (RFC 3339 text) or tag 1 (epoch seconds, integer or float),

@@ -659,6 +659,21 @@ pub fn key_in_buffer<'de, R: Read<'de>, K>(
     Ok(KeyStep::Next)
 }
 
+/// The buffer part of [`DecodeFormat::map_next_is`] for a binary format
+/// whose short text keys are one head byte then the text: whether the
+/// reader's buffer starts with `head` (the head of a text of the hint's
+/// length) and the hint's bytes. If so, both are consumed; otherwise
+/// nothing is.
+#[inline(always)]
+pub fn hint_in_buffer<'de, R: Read<'de>>(r: &mut R, head: u8, hint: &KeyHint) -> Result<bool> {
+    let buf = r.fill_buf()?;
+    let hit = buf.first() == Some(&head) && buf.get(1..).is_some_and(|b| hint.is_prefix_of(b));
+    if hit {
+        r.consume(1 + hint.as_bytes().len());
+    }
+    Ok(hit)
+}
+
 /// The buffer part of [`DecodeFormat::read_f64_array`] (and
 /// `read_f32_array`) for a binary format whose short arrays are one head
 /// byte, `short_head | len` for a length up to `max_short`, and whose

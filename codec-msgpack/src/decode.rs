@@ -4,7 +4,7 @@ use crate::MsgpackHandle;
 use crate::spec::*;
 use codec_core::{
     DecodeFormat, Error, ErrorKind, Found, KeyHint, KeyStep, Kind, Read, Reference, Result, Seq,
-    Time, be_uint, float_array_in_buffer, key_in_buffer,
+    Time, be_uint, float_array_in_buffer, hint_in_buffer, key_in_buffer,
 };
 
 /// The MessagePack [`DecodeFormat`]: reads every format byte of the spec.
@@ -529,6 +529,27 @@ impl DecodeFormat for MsgpackDecoder {
             self.key_next = false;
         }
         Ok(step)
+    }
+
+    /// A fixstr key that is the hint, whole in the buffer.
+    #[inline(always)]
+    fn map_next_is<'de, R: Read<'de>>(
+        &mut self,
+        r: &mut R,
+        seq: &mut Seq,
+        hint: &KeyHint,
+    ) -> Result<bool> {
+        let n = hint.as_bytes().len();
+        if n > 31 || seq.index >= seq.len.unwrap_or(0) {
+            return Ok(false);
+        }
+        let hit = hint_in_buffer(r, FIXSTR | n as u8, hint)?;
+        if hit {
+            // What `map_next`, the key and `map_value` leave.
+            seq.index += 1;
+            self.key_next = false;
+        }
+        Ok(hit)
     }
 
     /// The timestamp extension, or a raw str/bin item of 4, 8 or 12 bytes.
