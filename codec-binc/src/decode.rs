@@ -3,7 +3,7 @@
 use crate::{GO_NAN_BITS, go_zero_time};
 use codec_core::{
     DecodeFormat, Error, ErrorKind, Found, KeyHint, KeyStep, Kind, Read, Reference, Result, Seq,
-    Time, be_uint, key_in_buffer,
+    Time, be_uint, hint_in_buffer, key_in_buffer,
 };
 use std::collections::HashMap;
 
@@ -560,6 +560,31 @@ impl DecodeFormat for BincDecoder {
             },
             key,
         )
+    }
+
+    /// A string key that is the hint, with its length in the descriptor (up
+    /// to 11 bytes) or in one byte, whole in the buffer. A key written as a
+    /// symbol goes the general way.
+    #[inline(always)]
+    fn map_next_is<'de, R: Read<'de>>(
+        &mut self,
+        r: &mut R,
+        seq: &mut Seq,
+        hint: &KeyHint,
+    ) -> Result<bool> {
+        let Ok(n) = u8::try_from(hint.as_bytes().len()) else {
+            return Ok(false);
+        };
+        if seq.index >= seq.len.unwrap_or(0) {
+            return Ok(false);
+        }
+        let hit = if n <= 11 {
+            hint_in_buffer(r, &[0x44 + n], hint)?
+        } else {
+            hint_in_buffer(r, &[0x40, n], hint)?
+        };
+        seq.index += usize::from(hit);
+        Ok(hit)
     }
 
     fn read_time<'de, R: Read<'de>>(&mut self, r: &mut R, scratch: &mut Vec<u8>) -> Result<Time> {

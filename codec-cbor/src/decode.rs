@@ -878,7 +878,7 @@ impl DecodeFormat for CborDecoder {
         if n > 23 || seq.len.is_some_and(|len| seq.index >= len) {
             return Ok(false);
         }
-        let hit = hint_in_buffer(r, 0x60 | n as u8, hint)?;
+        let hit = hint_in_buffer(r, &[0x60 | n as u8], hint)?;
         seq.index += usize::from(hit);
         Ok(hit)
     }

@@ -660,16 +660,16 @@ pub fn key_in_buffer<'de, R: Read<'de>, K>(
 }
 
 /// The buffer part of [`DecodeFormat::map_next_is`] for a binary format
-/// whose short text keys are one head byte then the text: whether the
-/// reader's buffer starts with `head` (the head of a text of the hint's
-/// length) and the hint's bytes. If so, both are consumed; otherwise
-/// nothing is.
+/// whose text keys are a head then the text: whether the reader's buffer
+/// starts with `head` (the head of a text of the hint's length, one or two
+/// bytes) and the hint's bytes. If so, both are consumed; otherwise nothing
+/// is.
 #[inline(always)]
-pub fn hint_in_buffer<'de, R: Read<'de>>(r: &mut R, head: u8, hint: &KeyHint) -> Result<bool> {
+pub fn hint_in_buffer<'de, R: Read<'de>>(r: &mut R, head: &[u8], hint: &KeyHint) -> Result<bool> {
     let buf = r.fill_buf()?;
-    let hit = buf.first() == Some(&head) && buf.get(1..).is_some_and(|b| hint.is_prefix_of(b));
+    let hit = buf.starts_with(head) && buf.get(head.len()..).is_some_and(|b| hint.is_prefix_of(b));
     if hit {
-        r.consume(1 + hint.as_bytes().len());
+        r.consume(head.len() + hint.as_bytes().len());
     }
     Ok(hit)
 }

@@ -543,7 +543,7 @@ impl DecodeFormat for MsgpackDecoder {
         if n > 31 || seq.index >= seq.len.unwrap_or(0) {
             return Ok(false);
         }
-        let hit = hint_in_buffer(r, FIXSTR | n as u8, hint)?;
+        let hit = hint_in_buffer(r, &[FIXSTR | n as u8], hint)?;
         if hit {
             // What `map_next`, the key and `map_value` leave.
             seq.index += 1;

@@ -3,7 +3,7 @@
 use crate::{GO_ZERO_UNIX, NIL, UNIX_TO_GO_SECS};
 use codec_core::{
     DecodeFormat, Error, ErrorKind, Found, KeyHint, KeyStep, Kind, Read, Reference, Result, Seq,
-    Time, be_uint, key_in_buffer,
+    Time, be_uint, hint_in_buffer, key_in_buffer,
 };
 
 /// Reads Simple. Unlike ugorji's lenient readers it checks the descriptor
@@ -379,6 +379,26 @@ impl DecodeFormat for SimpleDecoder {
             },
             key,
         )
+    }
+
+    /// A string key that is the hint, with a one-byte length, whole in the
+    /// buffer.
+    #[inline(always)]
+    fn map_next_is<'de, R: Read<'de>>(
+        &mut self,
+        r: &mut R,
+        seq: &mut Seq,
+        hint: &KeyHint,
+    ) -> Result<bool> {
+        let Ok(n) = u8::try_from(hint.as_bytes().len()) else {
+            return Ok(false);
+        };
+        if seq.index >= seq.len.unwrap_or(0) {
+            return Ok(false);
+        }
+        let hit = hint_in_buffer(r, &[0xD9, n], hint)?;
+        seq.index += usize::from(hit);
+        Ok(hit)
     }
 
     fn read_time<'de, R: Read<'de>>(&mut self, r: &mut R, scratch: &mut Vec<u8>) -> Result<Time> {
