@@ -572,19 +572,11 @@ impl DecodeFormat for BincDecoder {
         seq: &mut Seq,
         hint: &KeyHint,
     ) -> Result<bool> {
-        let Ok(n) = u8::try_from(hint.as_bytes().len()) else {
-            return Ok(false);
-        };
-        if seq.index >= seq.len.unwrap_or(0) {
-            return Ok(false);
+        match u8::try_from(hint.as_bytes().len()) {
+            Ok(n @ ..=11) => hint_in_buffer(r, seq, &[0x44 + n], hint),
+            Ok(n) => hint_in_buffer(r, seq, &[0x40, n], hint),
+            Err(_) => Ok(false),
         }
-        let hit = if n <= 11 {
-            hint_in_buffer(r, &[0x44 + n], hint)?
-        } else {
-            hint_in_buffer(r, &[0x40, n], hint)?
-        };
-        seq.index += usize::from(hit);
-        Ok(hit)
     }
 
     fn read_time<'de, R: Read<'de>>(&mut self, r: &mut R, scratch: &mut Vec<u8>) -> Result<Time> {

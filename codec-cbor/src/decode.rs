@@ -875,12 +875,10 @@ impl DecodeFormat for CborDecoder {
         hint: &KeyHint,
     ) -> Result<bool> {
         let n = hint.as_bytes().len();
-        if n > 23 || seq.len.is_some_and(|len| seq.index >= len) {
+        if n > 23 {
             return Ok(false);
         }
-        let hit = hint_in_buffer(r, &[0x60 | n as u8], hint)?;
-        seq.index += usize::from(hit);
-        Ok(hit)
+        hint_in_buffer(r, seq, &[0x60 | n as u8], hint)
     }
 
     /// Tag 0 (RFC 3339 text) or tag 1 (epoch seconds, integer or float),

@@ -659,17 +659,27 @@ pub fn key_in_buffer<'de, R: Read<'de>, K>(
     Ok(KeyStep::Next)
 }
 
-/// The buffer part of [`DecodeFormat::map_next_is`] for a binary format
-/// whose text keys are a head then the text: whether the reader's buffer
-/// starts with `head` (the head of a text of the hint's length, one or two
-/// bytes) and the hint's bytes. If so, both are consumed; otherwise nothing
-/// is.
+/// [`DecodeFormat::map_next_is`] for a binary format whose text keys are
+/// a head then the text: whether the map has an entry left and the
+/// reader's buffer starts with `head` (the head of a text of the hint's
+/// length, one or two bytes) and the hint's bytes. If so, both are
+/// consumed and the entry is counted (what `map_next` and reading the key
+/// do); otherwise nothing is.
 #[inline(always)]
-pub fn hint_in_buffer<'de, R: Read<'de>>(r: &mut R, head: &[u8], hint: &KeyHint) -> Result<bool> {
+pub fn hint_in_buffer<'de, R: Read<'de>>(
+    r: &mut R,
+    seq: &mut Seq,
+    head: &[u8],
+    hint: &KeyHint,
+) -> Result<bool> {
+    if seq.ended() {
+        return Ok(false);
+    }
     let buf = r.fill_buf()?;
     let hit = buf.starts_with(head) && buf.get(head.len()..).is_some_and(|b| hint.is_prefix_of(b));
     if hit {
         r.consume(head.len() + hint.as_bytes().len());
+        seq.index += 1;
     }
     Ok(hit)
 }

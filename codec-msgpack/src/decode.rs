@@ -540,13 +540,12 @@ impl DecodeFormat for MsgpackDecoder {
         hint: &KeyHint,
     ) -> Result<bool> {
         let n = hint.as_bytes().len();
-        if n > 31 || seq.index >= seq.len.unwrap_or(0) {
+        if n > 31 {
             return Ok(false);
         }
-        let hit = hint_in_buffer(r, &[FIXSTR | n as u8], hint)?;
+        let hit = hint_in_buffer(r, seq, &[FIXSTR | n as u8], hint)?;
         if hit {
             // What `map_next`, the key and `map_value` leave.
-            seq.index += 1;
             self.key_next = false;
         }
         Ok(hit)
