@@ -728,8 +728,9 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
     }
 
     /// Whether the map's next entry has exactly `hint`'s name as its key,
-    /// where the format checks it in place (JSON): if so, the key is
-    /// consumed, the value is next, and this returns true. Otherwise
+    /// where the format checks it in place (the five formats here do, for a
+    /// key in its plain layout whole in the reader's buffer): if so, the
+    /// key is consumed, the value is next, and this returns true. Otherwise
     /// (another key, the end of the map, a format that does not check)
     /// nothing is consumed and this returns false: read the entry with
     /// [`Decoder::map_next_field`], which gives the same result as if
