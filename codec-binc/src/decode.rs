@@ -3,7 +3,7 @@
 use crate::{GO_NAN_BITS, go_zero_time};
 use codec_core::{
     DecodeFormat, Error, ErrorKind, Found, KeyHint, KeyStep, Kind, Read, Reference, Result, Seq,
-    Time, be_uint, hint_in_buffer, key_in_buffer,
+    Time, Value, be_uint, hint_in_buffer, key_in_buffer, scalar,
 };
 use std::collections::HashMap;
 
@@ -404,6 +404,83 @@ impl DecodeFormat for BincDecoder {
     #[inline]
     fn peek_kind<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<Kind> {
         kind_of(eof_or_peek(r)?)
+    }
+
+    /// Every scalar whose bytes are all buffered goes straight into its
+    /// `Value`: nil, bools, the special floats and integers, integers of
+    /// up to 8 bytes, unpruned binary32/binary64 floats, and strings and
+    /// byte arrays. Symbols (which change the decoder's table), pruned
+    /// floats and anything else, including text that is not UTF-8 or a
+    /// string longer than `max_str_len`, take the generic path, which
+    /// gives the value or the error.
+    #[inline]
+    fn read_scalar_value<'de, R: Read<'de>, T>(
+        &mut self,
+        r: &mut R,
+        _scratch: &mut Vec<u8>,
+        opts: &codec_core::DecodeOptions,
+        put: impl FnOnce(Value) -> T,
+    ) -> Result<Option<T>> {
+        let buf = r.fill_buf()?;
+        let Some(&bd) = buf.first() else {
+            return Ok(None);
+        };
+        let vs = bd & 0x0F;
+        let (v, len) = match bd >> 4 {
+            0x0 => match bd {
+                0x00 => (Value::Nil, 1),
+                0x01 => (Value::Bool(false), 1),
+                0x02 => (Value::Bool(true), 1),
+                0x03 => (Value::F64(f64::from_bits(GO_NAN_BITS)), 1),
+                0x04 => (Value::F64(f64::INFINITY), 1),
+                0x05 => (Value::F64(f64::NEG_INFINITY), 1),
+                0x06 => (Value::F64(0.0), 1),
+                0x07 => (scalar::uint(0, opts), 1),
+                0x08 => (scalar::int(-1, opts), 1),
+                _ => return Ok(None),
+            },
+            0x1 | 0x2 if vs < 8 => {
+                let n = usize::from(vs) + 1;
+                let Some(m) = be_uint(buf, 1, n) else {
+                    return Ok(None);
+                };
+                let v = if bd >> 4 == 0x1 {
+                    scalar::uint(m, opts)
+                } else {
+                    match scalar::neg(m, opts) {
+                        Some(v) => v,
+                        None => return Ok(None),
+                    }
+                };
+                (v, 1 + n)
+            }
+            0x3 => {
+                let v = match (bd, be_uint(buf, 1, if bd == 0x31 { 4 } else { 8 })) {
+                    (0x31, Some(bits)) => Value::F32(f32::from_bits(bits as u32)),
+                    (0x33, Some(bits)) => Value::F64(f64::from_bits(bits)),
+                    _ => return Ok(None),
+                };
+                (v, if bd == 0x31 { 5 } else { 9 })
+            }
+            0x4 | 0x5 => {
+                let Some((len, size)) = len_in(&buf[1..], vs) else {
+                    return Ok(None);
+                };
+                let head = 1 + size;
+                let Some(body) = buf.get(head..head.saturating_add(len)) else {
+                    return Ok(None);
+                };
+                let Some(v) = scalar::string(body, bd >> 4 == 0x4, opts) else {
+                    return Ok(None);
+                };
+                r.consume(head + len);
+                return Ok(Some(put(v)));
+            }
+            0x9 => (scalar::uint(u64::from(vs) + 1, opts), 1),
+            _ => return Ok(None),
+        };
+        r.consume(len);
+        Ok(Some(put(v)))
     }
 
     #[inline]

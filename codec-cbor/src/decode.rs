@@ -4,7 +4,7 @@ use crate::encode::GO_ZERO_TIME_SECS;
 use crate::handle::CborHandle;
 use codec_core::{
     DecodeFormat, Error, ErrorKind, KeyHint, KeyStep, Kind, Read, Reference, Result, Seq, Time,
-    float_array_in_buffer, hint_in_buffer, key_in_buffer,
+    Value, be_uint, float_array_in_buffer, hint_in_buffer, key_in_buffer, scalar,
 };
 
 /// The decoding driver of [`CborHandle`].
@@ -620,6 +620,70 @@ impl DecodeFormat for CborDecoder {
                 },
             });
         }
+    }
+
+    /// Every untagged scalar whose bytes are all buffered goes straight
+    /// into its `Value`: integers within the 64-bit ranges, floats of each
+    /// width, null, bools, and definite byte and text strings. Anything
+    /// else, including text that is not UTF-8 or a string longer than
+    /// `max_str_len`, takes the generic path, which gives the error.
+    #[inline]
+    fn read_scalar_value<'de, R: Read<'de>, T>(
+        &mut self,
+        r: &mut R,
+        _scratch: &mut Vec<u8>,
+        opts: &codec_core::DecodeOptions,
+        put: impl FnOnce(Value) -> T,
+    ) -> Result<Option<T>> {
+        let buf = r.fill_buf()?;
+        let Some(&ib) = buf.first() else {
+            return Ok(None);
+        };
+        // The head's argument and size, for additional information 0..=27.
+        let (arg, head) = match ib & 0x1f {
+            ai @ 0..=23 => (u64::from(ai), 1),
+            ai @ 24..=27 => {
+                let n = 1 << (ai - 24);
+                match be_uint(buf, 1, n) {
+                    Some(arg) => (arg, 1 + n),
+                    None => return Ok(None),
+                }
+            }
+            _ => return Ok(None),
+        };
+        let v = match ib >> 5 {
+            0 => scalar::uint(arg, opts),
+            // `-1 - arg`; below i64::MIN it is a `BigInt`, for the generic path.
+            1 => match i64::try_from(arg) {
+                Ok(n) => scalar::int(-1 - n, opts),
+                Err(_) => return Ok(None),
+            },
+            2 | 3 => {
+                let Ok(len) = usize::try_from(arg) else {
+                    return Ok(None);
+                };
+                let Some(body) = buf.get(head..head.saturating_add(len)) else {
+                    return Ok(None);
+                };
+                let Some(v) = scalar::string(body, ib >> 5 == 3, opts) else {
+                    return Ok(None);
+                };
+                r.consume(head + len);
+                return Ok(Some(put(v)));
+            }
+            7 => match ib {
+                0xf4 => Value::Bool(false),
+                0xf5 => Value::Bool(true),
+                0xf6 => Value::Nil,
+                0xf9 => Value::F32(f16_to_f32(arg as u16)),
+                0xfa => Value::F32(f32::from_bits(arg as u32)),
+                0xfb => Value::F64(f64::from_bits(arg)),
+                _ => return Ok(None),
+            },
+            _ => return Ok(None),
+        };
+        r.consume(head);
+        Ok(Some(put(v)))
     }
 
     /// Null (`f6`) and, as ugorji, undefined (`f7`) are nil for typed

@@ -406,7 +406,7 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
     /// `max_str_len` itself), handed to `put` with the `Value` item and
     /// entry stacks; `None` when the format had none.
     #[inline(always)]
-    fn scalar_value<T>(
+    pub(crate) fn scalar_value<T>(
         &mut self,
         put: impl FnOnce(
             &mut Vec<crate::Value>,

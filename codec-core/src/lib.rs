@@ -55,6 +55,7 @@ mod impls;
 mod options;
 mod raw;
 mod read;
+pub mod scalar;
 mod text;
 mod time;
 mod value;

@@ -544,7 +544,15 @@ fn decode_items<'de, R: Read<'de>, F: DecodeFormat>(
         let mut out = Vec::with_capacity(d.prealloc(seq.len, std::mem::size_of::<Value>()));
         while d.array_next(&mut seq)? {
             let i = seq.index - 1;
-            out.push(Value::decode(d).map_err(|e| e.in_index(i))?);
+            // Built in its slot, as on the stack below.
+            let placed = d.scalar_value(
+                #[inline(always)]
+                |_, _, v| push_in_place(&mut out, || v),
+            );
+            if placed.map_err(|e| e.in_index(i))?.is_none() {
+                let v = decode_other(d).map_err(|e| e.in_index(i))?;
+                push_in_place(&mut out, || v);
+            }
         }
         d.array_end(seq)?;
         return Ok(out);
@@ -576,7 +584,7 @@ fn decode_entries<'de, R: Read<'de>, F: DecodeFormat>(
         let size = std::mem::size_of::<(Value, Value)>();
         let mut out = Vec::with_capacity(d.prealloc(seq.len, size));
         while d.map_next(&mut seq)? {
-            out.push(decode_entry(d, &mut seq)?);
+            decode_entry(d, &mut seq, &mut out)?;
         }
         d.map_end(seq)?;
         return Ok(out);
@@ -684,19 +692,44 @@ fn take_tail<T>(stack: &mut Vec<T>, start: usize) -> Vec<T> {
     }
 }
 
-/// One map entry, its key already announced by `map_next`; an error in the
-/// value names the entry by key (`["alice"]`, `[5]`), else by position.
+/// One map entry, its key already announced by `map_next`, pushed onto
+/// `out`: key and value built in their slot where the format reads them in
+/// one step. An error in the value names the entry by key (`["alice"]`,
+/// `[5]`), else by position.
 #[inline]
 fn decode_entry<'de, R: Read<'de>, F: DecodeFormat>(
     d: &mut Decoder<'de, R, F>,
     seq: &mut crate::Seq,
-) -> Result<(Value, Value)> {
+    out: &mut Vec<(Value, Value)>,
+) -> Result<()> {
     let i = seq.index - 1;
-    let k = Value::decode(d).map_err(|e| e.in_index(i))?;
+    let placed = d.scalar_value(
+        #[inline(always)]
+        |_, _, k| push_in_place(out, || (k, Value::Nil)),
+    );
+    if placed.map_err(|e| e.in_index(i))?.is_none() {
+        let k = decode_other(d).map_err(|e| e.in_index(i))?;
+        push_in_place(out, || (k, Value::Nil));
+    }
     d.map_value(seq)?;
-    let v = Value::decode(d)
-        .map_err(|e| e.within(k.path_segment().unwrap_or(crate::PathSegment::Index(i))))?;
-    Ok((k, v))
+    // The slot holds the `Nil` just pushed: nothing to drop in replacing it.
+    #[inline(always)]
+    fn fill(out: &mut [(Value, Value)], v: Value) {
+        if let Some(e) = out.last_mut() {
+            std::mem::forget(std::mem::replace(&mut e.1, v));
+        }
+    }
+    let put = match d.scalar_value(
+        #[inline(always)]
+        |_, _, v| fill(out, v),
+    ) {
+        Ok(None) => decode_other(d).map(|v| fill(out, v)),
+        done => done.map(drop),
+    };
+    put.map_err(|e| {
+        let key = out.last().and_then(|e| e.0.path_segment());
+        e.within(key.unwrap_or(crate::PathSegment::Index(i)))
+    })
 }
 
 /// Keeps the first position of each key with the last value given for it.

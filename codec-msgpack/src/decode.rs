@@ -4,7 +4,7 @@ use crate::MsgpackHandle;
 use crate::spec::*;
 use codec_core::{
     DecodeFormat, Error, ErrorKind, Found, KeyHint, KeyStep, Kind, Read, Reference, Result, Seq,
-    Time, be_uint, float_array_in_buffer, hint_in_buffer, key_in_buffer,
+    Time, Value, be_uint, float_array_in_buffer, hint_in_buffer, key_in_buffer, scalar,
 };
 
 /// The MessagePack [`DecodeFormat`]: reads every format byte of the spec.
@@ -328,6 +328,84 @@ impl DecodeFormat for MsgpackDecoder {
                 Err(Error::eof().at(end))
             }
         }
+    }
+
+    /// Every scalar whose bytes are all buffered goes straight into its
+    /// `Value`: numbers, nil, bools, and str/bin items (text or bytes as
+    /// [`peek_kind`](DecodeFormat::peek_kind) says) of valid length.
+    /// Anything else, including a string that is not UTF-8 where text is
+    /// read or is longer than `max_str_len`, takes the generic path, which
+    /// gives the error.
+    #[inline]
+    fn read_scalar_value<'de, R: Read<'de>, T>(
+        &mut self,
+        r: &mut R,
+        _scratch: &mut Vec<u8>,
+        opts: &codec_core::DecodeOptions,
+        put: impl FnOnce(Value) -> T,
+    ) -> Result<Option<T>> {
+        let buf = r.fill_buf()?;
+        let Some(&b) = buf.first() else {
+            return Ok(None);
+        };
+        let (v, len) = match b {
+            0x00..=POS_FIXINT_MAX => (scalar::int(i64::from(b), opts), 1),
+            NEG_FIXINT_MIN..=0xff => (scalar::int(i64::from(b as i8), opts), 1),
+            NIL => (Value::Nil, 1),
+            FALSE => (Value::Bool(false), 1),
+            TRUE => (Value::Bool(true), 1),
+            FIXSTR..=0xbf | STR8..=STR32 | BIN8..=BIN32 => {
+                let (head, len) = match b {
+                    FIXSTR..=0xbf => (1, usize::from(b & 0x1f)),
+                    STR8 | BIN8 => match buf.get(1) {
+                        Some(&n) => (2, usize::from(n)),
+                        None => return Ok(None),
+                    },
+                    _ => {
+                        let head = if matches!(b, STR16 | BIN16) { 3 } else { 5 };
+                        match be_uint(buf, 1, head - 1).and_then(|n| usize::try_from(n).ok()) {
+                            Some(n) => (head, n),
+                            None => return Ok(None),
+                        }
+                    }
+                };
+                let Some(body) = buf.get(head..head.saturating_add(len)) else {
+                    return Ok(None);
+                };
+                // str items are text or bytes as `peek_kind` says; bin items bytes.
+                let text = !matches!(b, BIN8..=BIN32) && self.str_kind() == Kind::Str;
+                let Some(v) = scalar::string(body, text, opts) else {
+                    return Ok(None);
+                };
+                r.consume(head + len);
+                return Ok(Some(put(v)));
+            }
+            UINT8..=INT64 | FLOAT32 | FLOAT64 => {
+                let n = match b {
+                    UINT8 | INT8 => 1,
+                    UINT16 | INT16 => 2,
+                    UINT32 | INT32 | FLOAT32 => 4,
+                    _ => 8,
+                };
+                let Some(bits) = be_uint(buf, 1, n) else {
+                    return Ok(None);
+                };
+                let v = match b {
+                    FLOAT32 => Value::F32(f32::from_bits(bits as u32)),
+                    FLOAT64 => Value::F64(f64::from_bits(bits)),
+                    UINT8..=UINT64 => scalar::uint(bits, opts),
+                    // INT8..=INT64: sign-extend from the item's width.
+                    _ => {
+                        let shift = 64 - 8 * n;
+                        scalar::int(((bits << shift) as i64) >> shift, opts)
+                    }
+                };
+                (v, 1 + n)
+            }
+            _ => return Ok(None),
+        };
+        r.consume(len);
+        Ok(Some(put(v)))
     }
 
     #[inline]

@@ -3,7 +3,7 @@
 use crate::{GO_ZERO_UNIX, NIL, UNIX_TO_GO_SECS};
 use codec_core::{
     DecodeFormat, Error, ErrorKind, Found, KeyHint, KeyStep, Kind, Read, Reference, Result, Seq,
-    Time, be_uint, hint_in_buffer, key_in_buffer,
+    Time, Value, be_uint, hint_in_buffer, key_in_buffer, scalar,
 };
 
 /// Reads Simple. Unlike ugorji's lenient readers it checks the descriptor
@@ -224,6 +224,67 @@ impl DecodeFormat for SimpleDecoder {
     #[inline]
     fn peek_kind<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<Kind> {
         kind_of(r.peek()?.ok_or_else(Error::eof)?)
+    }
+
+    /// Every scalar whose bytes are all buffered goes straight into its
+    /// `Value`: nil, bools, floats, integers, and strings and byte arrays.
+    /// Anything else, including text that is not UTF-8, a string longer
+    /// than `max_str_len` or a negative integer below `i64::MIN`, takes
+    /// the generic path, which gives the value or the error.
+    #[inline]
+    fn read_scalar_value<'de, R: Read<'de>, T>(
+        &mut self,
+        r: &mut R,
+        _scratch: &mut Vec<u8>,
+        opts: &codec_core::DecodeOptions,
+        put: impl FnOnce(Value) -> T,
+    ) -> Result<Option<T>> {
+        let buf = r.fill_buf()?;
+        let Some(&bd) = buf.first() else {
+            return Ok(None);
+        };
+        let (v, len) = match bd {
+            NIL => (Value::Nil, 1),
+            0x02 => (Value::Bool(false), 1),
+            0x03 => (Value::Bool(true), 1),
+            0x04 | 0x05 | 0x08..=0x0F => {
+                let n = match bd {
+                    0x04 => 4,
+                    0x05 => 8,
+                    _ => 1 << (bd & 0x03),
+                };
+                let Some(bits) = be_uint(buf, 1, n) else {
+                    return Ok(None);
+                };
+                let v = match bd {
+                    0x04 => Value::F32(f32::from_bits(bits as u32)),
+                    0x05 => Value::F64(f64::from_bits(bits)),
+                    0x08..=0x0B => scalar::uint(bits, opts),
+                    _ => match scalar::neg(bits, opts) {
+                        Some(v) => v,
+                        None => return Ok(None),
+                    },
+                };
+                (v, 1 + n)
+            }
+            0xD8..=0xDC | 0xE0..=0xE4 => {
+                let Some((len, size)) = len_in(&buf[1..], bd) else {
+                    return Ok(None);
+                };
+                let head = 1 + size;
+                let Some(body) = buf.get(head..head.saturating_add(len)) else {
+                    return Ok(None);
+                };
+                let Some(v) = scalar::string(body, bd <= 0xDC, opts) else {
+                    return Ok(None);
+                };
+                r.consume(head + len);
+                return Ok(Some(put(v)));
+            }
+            _ => return Ok(None),
+        };
+        r.consume(len);
+        Ok(Some(put(v)))
     }
 
     #[inline]

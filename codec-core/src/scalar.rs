@@ -1,0 +1,125 @@
+//! The dynamic [`Value`] of a scalar, built the way the shared driver
+//! builds it from [`DecodeFormat::peek_kind`] and the matching `read_*`.
+//!
+//! These are for format drivers that implement
+//! [`DecodeFormat::read_scalar_value`]: each says what the generic path
+//! gives for one kind of item under the decoding options, so that a driver
+//! reading the item's bytes itself gives the same `Value`. Where the
+//! generic path would fail (a negative integer below `i64::MIN`, text that
+//! is not UTF-8, a string longer than `max_str_len`) they return `None`,
+//! and the driver leaves the item to that path, which gives the error.
+//!
+//! ```
+//! use codec_core::{DecodeOptions, Value, scalar};
+//!
+//! let opts = DecodeOptions::default();
+//! assert_eq!(scalar::uint(7, &opts), Value::Uint(7));
+//! assert_eq!(scalar::neg(7, &opts), Some(Value::Int(-7)));
+//! assert_eq!(scalar::neg(1 << 63, &opts), Some(Value::Int(i64::MIN)));
+//! assert_eq!(scalar::neg((1 << 63) + 1, &opts), None);
+//! assert_eq!(scalar::string(b"hi", true, &opts), Some(Value::from("hi")));
+//! assert_eq!(scalar::string(b"\xff", true, &opts), None);
+//! ```
+//!
+//! [`DecodeFormat::peek_kind`]: crate::DecodeFormat::peek_kind
+//! [`DecodeFormat::read_scalar_value`]: crate::DecodeFormat::read_scalar_value
+
+use crate::{DecodeOptions, Text, Value};
+
+/// An item of [`Kind::Uint`](crate::Kind::Uint): a float with
+/// `prefer_float`, a signed integer with `signed_integer` where it fits,
+/// else unsigned.
+#[inline(always)]
+pub fn uint(v: u64, opts: &DecodeOptions) -> Value {
+    if opts.prefer_float {
+        return Value::F64(v as f64);
+    }
+    match i64::try_from(v) {
+        Ok(i) if opts.signed_integer => Value::Int(i),
+        _ => Value::Uint(v),
+    }
+}
+
+/// An item of [`Kind::Int`](crate::Kind::Int): a float with
+/// `prefer_float`, else signed.
+#[inline(always)]
+pub fn int(v: i64, opts: &DecodeOptions) -> Value {
+    if opts.prefer_float {
+        Value::F64(v as f64)
+    } else {
+        Value::Int(v)
+    }
+}
+
+/// An item of [`Kind::Int`](crate::Kind::Int) written as the magnitude
+/// `m` of a negative number (`-m`): a float with `prefer_float`, else
+/// signed; `None` below `i64::MIN`.
+#[inline(always)]
+pub fn neg(m: u64, opts: &DecodeOptions) -> Option<Value> {
+    if opts.prefer_float {
+        return Some(Value::F64(-(m as f64)));
+    }
+    (m <= 1 << 63).then(|| Value::Int(0i64.wrapping_sub(m as i64)))
+}
+
+/// A string item's content: text (`text`, [`Kind::Str`](crate::Kind::Str))
+/// or bytes ([`Kind::Bytes`](crate::Kind::Bytes)); `None` when it is
+/// longer than `max_str_len` or is text that is not UTF-8.
+#[inline(always)]
+pub fn string(body: &[u8], text: bool, opts: &DecodeOptions) -> Option<Value> {
+    if body.len() > opts.max_str_len {
+        return None;
+    }
+    if !text {
+        return Some(Value::Bytes(body.to_vec()));
+    }
+    crate::str_from_utf8(body)
+        .ok()
+        .map(|s| Value::Str(Text::from(s)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn opts(prefer_float: bool, signed_integer: bool) -> DecodeOptions {
+        DecodeOptions {
+            prefer_float,
+            signed_integer,
+            ..DecodeOptions::default()
+        }
+    }
+
+    #[test]
+    fn integers_follow_the_options() {
+        let plain = opts(false, false);
+        assert_eq!(uint(5, &plain), Value::Uint(5));
+        assert_eq!(uint(5, &opts(false, true)), Value::Int(5));
+        assert_eq!(uint(u64::MAX, &opts(false, true)), Value::Uint(u64::MAX));
+        assert_eq!(uint(5, &opts(true, true)), Value::F64(5.0));
+        assert_eq!(int(-5, &plain), Value::Int(-5));
+        assert_eq!(int(-5, &opts(true, false)), Value::F64(-5.0));
+        assert_eq!(neg(0, &plain), Some(Value::Int(0)));
+        assert_eq!(neg(u64::MAX, &plain), None);
+        assert_eq!(
+            neg(u64::MAX, &opts(true, false)),
+            Some(Value::F64(-(u64::MAX as f64)))
+        );
+    }
+
+    #[test]
+    fn strings_within_the_limit() {
+        let short = DecodeOptions {
+            max_str_len: 2,
+            ..DecodeOptions::default()
+        };
+        assert_eq!(
+            string(b"ab", false, &short),
+            Some(Value::Bytes(b"ab".to_vec()))
+        );
+        assert_eq!(string(b"abc", false, &short), None);
+        assert_eq!(string(b"abc", true, &short), None);
+        assert_eq!(string("é".as_bytes(), true, &short), Some(Value::from("é")));
+        assert_eq!(string(b"\xc3", true, &short), None);
+    }
+}
