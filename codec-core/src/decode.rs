@@ -264,6 +264,18 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
         self.quote(e)
     }
 
+    /// [`Decoder::fail`] for a number read from offset `at`: a range error
+    /// (the number read whole, and found not to fit) points at `at`, the
+    /// number's first byte, unless the format placed it already.
+    #[cold]
+    fn fail_number(&mut self, e: Error, at: u64) -> Error {
+        let e = match e.kind() {
+            crate::ErrorKind::OutOfRange { .. } => e.at(at),
+            _ => e,
+        };
+        self.fail(e)
+    }
+
     /// For a type mismatch made by [`Kind::mismatch_unread`] whose item is
     /// still next (the reader stands at the error's offset): reads the item
     /// and puts its value in the message (`found text string "forty"`).
@@ -327,32 +339,37 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
     /// Reads an integer as `i64`.
     #[inline]
     pub fn decode_i64(&mut self) -> Result<i64> {
+        let at = self.r.offset();
         let res = self.f.read_i64(&mut self.r);
-        res.map_err(|e| self.fail(e))
+        res.map_err(|e| self.fail_number(e, at))
     }
     /// Reads an integer as `u64`.
     #[inline]
     pub fn decode_u64(&mut self) -> Result<u64> {
+        let at = self.r.offset();
         let res = self.f.read_u64(&mut self.r);
-        res.map_err(|e| self.fail(e))
+        res.map_err(|e| self.fail_number(e, at))
     }
     /// Reads an integer as `i128`.
     #[inline]
     pub fn decode_i128(&mut self) -> Result<i128> {
+        let at = self.r.offset();
         let res = self.f.read_i128(&mut self.r);
-        res.map_err(|e| self.fail(e))
+        res.map_err(|e| self.fail_number(e, at))
     }
     /// Reads an integer as `u128`.
     #[inline]
     pub fn decode_u128(&mut self) -> Result<u128> {
+        let at = self.r.offset();
         let res = self.f.read_u128(&mut self.r);
-        res.map_err(|e| self.fail(e))
+        res.map_err(|e| self.fail_number(e, at))
     }
     /// Reads a number as `f32`.
     #[inline]
     pub fn decode_f32(&mut self) -> Result<f32> {
+        let at = self.r.offset();
         let res = self.f.read_f32(&mut self.r);
-        res.map_err(|e| self.fail(e))
+        res.map_err(|e| self.fail_number(e, at))
     }
     /// Reads a number as `f64`.
     #[inline]

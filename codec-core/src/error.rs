@@ -251,12 +251,16 @@ impl Error {
         self
     }
 
-    /// In a type mismatch, names the target type the caller decodes (a `u32`
-    /// read through `decode_u64` reports `expected u32`). Other kinds are unchanged.
+    /// In a type mismatch or a range error, names the target type the
+    /// caller decodes: a `u32` read through `decode_u64` reports `expected
+    /// u32`, and `1.5` or `-1` read into it `does not fit in u32`. Other
+    /// kinds are unchanged.
     #[cold]
     pub(crate) fn expecting(mut self, target: &'static str) -> Self {
-        if let ErrorKind::TypeMismatch { expected, .. } = &mut self.0.kind {
-            *expected = target;
+        match &mut self.0.kind {
+            ErrorKind::TypeMismatch { expected, .. } => *expected = target,
+            ErrorKind::OutOfRange { target: t, .. } => *t = target,
+            _ => {}
         }
         self
     }

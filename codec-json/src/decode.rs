@@ -515,7 +515,7 @@ impl JsonDecoder {
             r.consume(len);
             return Ok(v);
         }
-        self.number_for(r, "i64", false)?.to_i64()
+        self.number_in_range(r, "i64", false, Num::to_i64)
     }
 
     /// [`DecodeFormat::read_u64`] past its inline case.
@@ -527,7 +527,7 @@ impl JsonDecoder {
             r.consume(len);
             return Ok(mag);
         }
-        self.number_for(r, "u64", false)?.to_u64()
+        self.number_in_range(r, "u64", false, Num::to_u64)
     }
 
     /// A number that reaches the end of the reader's buffer: gather it
@@ -575,6 +575,31 @@ impl JsonDecoder {
     /// Reads a number for a numeric target: a JSON number, or a quoted one
     /// (ugorji reads `"42"` as 42; map keys are always quoted).
     #[inline]
+    /// A number for a target that not every number fits, converted by
+    /// `convert`, whose range error points at the number's first byte (past
+    /// any whitespace). A number that `peek_kind` read ahead is left to the
+    /// shared driver, which points at where that read began.
+    fn number_in_range<'de, R: Read<'de>, T>(
+        &mut self,
+        r: &mut R,
+        expected: &'static str,
+        f32: bool,
+        convert: impl FnOnce(Num) -> Result<T>,
+    ) -> Result<T> {
+        let start = match self.pending {
+            None => {
+                next_token(r)?;
+                Some(r.offset())
+            }
+            Some(_) => None,
+        };
+        let n = self.number_for(r, expected, f32)?;
+        convert(n).map_err(|e| match start {
+            Some(at) => e.at(at),
+            None => e,
+        })
+    }
+
     fn number_for<'de, R: Read<'de>>(
         &mut self,
         r: &mut R,
@@ -999,11 +1024,11 @@ impl DecodeFormat for JsonDecoder {
     }
 
     fn read_i128<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<i128> {
-        self.number_for(r, "i128", false)?.to_i128()
+        self.number_in_range(r, "i128", false, Num::to_i128)
     }
 
     fn read_u128<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<u128> {
-        self.number_for(r, "u128", false)?.to_u128()
+        self.number_in_range(r, "u128", false, Num::to_u128)
     }
 
     #[inline]
@@ -1026,16 +1051,17 @@ impl DecodeFormat for JsonDecoder {
     /// numbers beyond the `f32` range are an error.
     #[inline]
     fn read_f32<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<f32> {
-        let n = self.number_for(r, "f32", true)?;
-        let v = match n {
-            // Parsed ahead by peek_kind at f64 precision.
-            Num::F(f) => f.v as f32,
-            other => other.to_f64() as f32,
-        };
-        if v.is_infinite() {
-            return Err(Error::out_of_range("f32", n.to_f64()));
-        }
-        Ok(v)
+        self.number_in_range(r, "f32", true, |n| {
+            let v = match n {
+                // Parsed ahead by peek_kind at f64 precision.
+                Num::F(f) => f.v as f32,
+                other => other.to_f64() as f32,
+            };
+            if v.is_infinite() {
+                return Err(Error::out_of_range("f32", n.to_f64()));
+            }
+            Ok(v)
+        })
     }
 
     #[inline]

@@ -131,6 +131,78 @@ fn out_of_range_points_at_the_number() {
     }
 }
 
+/// A number that the target cannot take (a fraction for an integer, a
+/// negative number for an unsigned type, one beyond the target's range)
+/// is reported against the target type, not the 64-bit type it is read
+/// through, and at the number's first byte, not past it.
+#[test]
+fn out_of_range_names_the_target_type_at_the_number() {
+    // The value's text is the format's own (JSON quotes its input, `1e+30`).
+    let cases: [(Value, &str); 4] = [
+        (Value::F64(1.5), "number 1.5 "),
+        (Value::Int(-1), "number -1 "),
+        (Value::F64(1e30), "number 1"),
+        (Value::Uint(1 << 40), "number 1099511627776 "),
+    ];
+    for h in handles() {
+        for (v, text) in &cases {
+            let bytes = h
+                .to_vec(&Value::Array(vec![Value::Uint(7), v.clone()]))
+                .unwrap();
+            let enc = h.to_vec(v).unwrap();
+            let at = bytes
+                .windows(enc.len())
+                .rposition(|w| w == enc.as_slice())
+                .unwrap();
+            for target in ["u32", "i16", "u64"] {
+                let err = match target {
+                    "u32" => h.from_slice::<Vec<u32>>(&bytes).map(drop),
+                    "i16" => h.from_slice::<Vec<i16>>(&bytes).map(drop),
+                    _ => h.from_slice::<Vec<u64>>(&bytes).map(drop),
+                };
+                let fits = (target == "i16" && *text == "number -1 ")
+                    || (target == "u64" && *text == "number 1099511627776 ");
+                if fits {
+                    assert!(err.is_ok(), "{} {v:?} as {target}", h.name());
+                    continue;
+                }
+                let err = err.unwrap_err();
+                assert!(
+                    matches!(err.kind(), ErrorKind::OutOfRange { target: t, .. } if *t == target),
+                    "{} {v:?} as {target}: {err}",
+                    h.name()
+                );
+                let msg = err.to_string();
+                assert!(
+                    msg.starts_with(text)
+                        && msg.contains(&format!(" does not fit in {target} at [1]")),
+                    "{} {v:?} as {target}: {err}",
+                    h.name()
+                );
+                check_located(&h, &err, "[1]", at);
+            }
+        }
+        // Beyond the f32 range.
+        let bytes = h.to_vec(&Value::Array(vec![Value::F64(1e39)])).unwrap();
+        let err = h.from_slice::<Vec<f32>>(&bytes).unwrap_err();
+        assert!(
+            matches!(err.kind(), ErrorKind::OutOfRange { target: "f32", .. }),
+            "{}: {err}",
+            h.name()
+        );
+        let enc = h.to_vec(&Value::F64(1e39)).unwrap();
+        let at = bytes
+            .windows(enc.len())
+            .rposition(|w| w == enc.as_slice())
+            .unwrap();
+        check_located(&h, &err, "[0]", at);
+    }
+    // After whitespace, at the number itself.
+    let err = codec::from_slice::<Vec<u8>, _>(b"[ 1,\n  1.5 ]", &codec::JsonHandle::default())
+        .unwrap_err();
+    assert_eq!(err.offset(), Some(7), "{err}");
+}
+
 #[test]
 fn missing_field_names_field_and_struct_path() {
     for h in handles() {
