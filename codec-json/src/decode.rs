@@ -13,6 +13,31 @@ use codec_core::{
 /// The longest number gathered across reader buffers ("number too long" past it).
 const MAX_GATHERED_NUMBER: usize = 4096;
 
+/// Input tails shorter than this are scanned for a number from a padded
+/// copy ([`number_window`]).
+const TAIL: usize = 48;
+
+/// Where to scan for a number: the reader's buffer, or, when that holds
+/// the input's last few bytes (a number as the whole document, from a
+/// slice), a copy of them with spaces after (`true`). The scans need a
+/// byte after a number to know it has ended; there the input's end is
+/// that byte. A number has no spaces, so what is scanned from the copy
+/// ends inside the bytes copied.
+#[inline(always)]
+fn number_window<'a, 'de, R: Read<'de>>(
+    r: &'a mut R,
+    tail: &'a mut [u8; TAIL],
+) -> Result<(&'a [u8], bool)> {
+    let held = r.fill_buf()?.len();
+    if held < TAIL && r.remaining_hint() == Some(held) {
+        let (text, spaces) = tail.split_at_mut(held);
+        text.copy_from_slice(r.fill_buf()?);
+        spaces.fill(b' ');
+        return Ok((&tail[..], true));
+    }
+    Ok((r.fill_buf()?, false))
+}
+
 /// A scalar read ahead by [`DecodeFormat::peek_kind`] and not yet handed out.
 #[derive(Debug, Clone)]
 enum Pending {
@@ -42,6 +67,8 @@ pub struct JsonDecoder {
     aux: Vec<u8>,
     /// Open containers while skipping (true = map).
     skip_stack: Vec<bool>,
+    /// A number that ends the input, with spaces after it ([`number_window`]).
+    tail: [u8; TAIL],
 }
 
 #[cold]
@@ -431,6 +458,21 @@ fn unescape_one(rest: &[u8], out: &mut Vec<u8>) -> Option<usize> {
     Some(len)
 }
 
+/// How many bytes at the start of `buf` continue a number whose text so
+/// far left it at `part` (updated), and whether it ends inside `buf`: the
+/// bytes the parser would read on from a slice (in "01" or "4+1" the
+/// number is "0" or "4", and what follows is the next token's: an error
+/// there, as from a slice).
+fn number_bytes(part: &mut NumPart, buf: &[u8]) -> (usize, bool) {
+    for (i, &b) in buf.iter().enumerate() {
+        match part.next(b) {
+            Some(next) => *part = next,
+            None => return (i, true),
+        }
+    }
+    (buf.len(), false)
+}
+
 impl JsonDecoder {
     pub(crate) fn new(h: &crate::JsonHandle) -> Self {
         JsonDecoder {
@@ -441,19 +483,22 @@ impl JsonDecoder {
             num_buf: Vec::new(),
             aux: Vec::new(),
             skip_stack: Vec::new(),
+            tail: [b' '; TAIL],
         }
     }
 
     /// Reads the number that starts at the reader's position.
     #[inline]
     fn read_num<'de, R: Read<'de>>(&mut self, r: &mut R, f32: bool) -> Result<Num> {
-        let buf = r.fill_buf()?;
-        match number::parse(buf, false, f32)? {
-            Parsed::Done(n, len) => {
+        let (buf, padded) = number_window(r, &mut self.tail)?;
+        match number::parse(buf, false, f32) {
+            Ok(Parsed::Done(n, len)) => {
                 r.consume(len);
                 Ok(n)
             }
-            Parsed::NeedMore => self.read_num_slow(r, f32),
+            Err(e) if !padded => Err(e),
+            // From a padded copy, an error as the general way words it.
+            _ => self.read_num_slow(r, f32),
         }
     }
 
@@ -469,7 +514,8 @@ impl JsonDecoder {
         if b != b'-' && !b.is_ascii_digit() {
             return Ok(None);
         }
-        Ok(number::short_int(r.fill_buf()?))
+        let (buf, _) = number_window(r, &mut self.tail)?;
+        Ok(number::short_int(buf))
     }
 
     /// [`DecodeFormat::read_bool`] past its inline case.
@@ -531,50 +577,52 @@ impl JsonDecoder {
     }
 
     /// A number that reaches the end of the reader's buffer: gather it
-    /// first (at most [`MAX_GATHERED_NUMBER`] bytes, checked byte by byte,
-    /// so a reader handing over a huge buffer cannot make it copy more).
-    /// Its errors point at its first byte, as from a slice.
+    /// first (at most [`MAX_GATHERED_NUMBER`] bytes, checked before each
+    /// copy, so a reader handing over a huge buffer cannot make it copy
+    /// more). A buffer that holds the rest of the input (a slice's) holds
+    /// the whole number: it is taken in place by the same rules, with no
+    /// copy. Its errors point at its first byte, as from a slice.
     #[cold]
     fn read_num_slow<'de, R: Read<'de>>(&mut self, r: &mut R, f32: bool) -> Result<Num> {
         let start = r.offset();
-        self.num_buf.clear();
+        let too_long = || syntax("number too long").at(start);
+        let parsed = |text: &[u8]| {
+            number::parse_exact(text, f32).map_err(|e| match e.kind() {
+                ErrorKind::OutOfRange { .. } => e.at(start),
+                _ => syntax("invalid number").at(start),
+            })
+        };
         let mut part = NumPart::Start;
+        let held = r.fill_buf()?.len();
+        if r.remaining_hint() == Some(held) {
+            let buf = r.fill_buf()?;
+            let (len, _) = number_bytes(&mut part, buf);
+            if len > MAX_GATHERED_NUMBER {
+                return Err(too_long());
+            }
+            let n = parsed(&buf[..len])?;
+            r.consume(len);
+            return Ok(n);
+        }
+        self.num_buf.clear();
         loop {
             let buf = r.fill_buf()?;
             if buf.is_empty() {
                 break;
             }
-            let mut taken = 0;
-            let mut ended = false;
-            for &b in buf {
-                // The bytes the parser would read on from a slice: in "01"
-                // or "4+1" the number is "0" or "4", and what follows it is
-                // the next token's (an error there, as from a slice).
-                let Some(next) = part.next(b) else {
-                    ended = true;
-                    break;
-                };
-                part = next;
-                if self.num_buf.len() == MAX_GATHERED_NUMBER {
-                    return Err(syntax("number too long").at(start));
-                }
-                self.num_buf.push(b);
-                taken += 1;
+            let (taken, ended) = number_bytes(&mut part, buf);
+            if self.num_buf.len() + taken > MAX_GATHERED_NUMBER {
+                return Err(too_long());
             }
+            self.num_buf.extend_from_slice(&buf[..taken]);
             r.consume(taken);
             if ended {
                 break;
             }
         }
-        number::parse_exact(&self.num_buf, f32).map_err(|e| match e.kind() {
-            ErrorKind::OutOfRange { .. } => e.at(start),
-            _ => syntax("invalid number").at(start),
-        })
+        parsed(&self.num_buf)
     }
 
-    /// Reads a number for a numeric target: a JSON number, or a quoted one
-    /// (ugorji reads `"42"` as 42; map keys are always quoted).
-    #[inline]
     /// A number for a target that not every number fits, converted by
     /// `convert`, whose range error points at the number's first byte (past
     /// any whitespace). A number that `peek_kind` read ahead is left to the
@@ -600,6 +648,9 @@ impl JsonDecoder {
         })
     }
 
+    /// Reads a number for a numeric target: a JSON number, or a quoted one
+    /// (ugorji reads `"42"` as 42; map keys are always quoted).
+    #[inline]
     fn number_for<'de, R: Read<'de>>(
         &mut self,
         r: &mut R,

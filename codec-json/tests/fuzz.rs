@@ -399,6 +399,86 @@ fn number_errors_agree_between_slice_and_reader() {
     }
 }
 
+/// A number that is the whole document ends with the input, where the
+/// scans want a byte after it: from a slice, a short one is read from a
+/// padded copy. It must read as it does with a space after it, and as from
+/// a reader handing it over in pieces: the same value, or the same error.
+#[test]
+fn a_number_that_ends_the_input_reads_as_anywhere_else() {
+    fn check<T: for<'de> Decode<'de> + std::fmt::Debug + PartialEq>(h: &JsonHandle, text: &str) {
+        let show = |r: codec_core::Result<T>| r.map_err(|e| e.to_string());
+        let want = show(from_slice::<T, _>(text.as_bytes(), h));
+        let spaced = format!("{text} ");
+        assert_eq!(
+            show(from_slice::<T, _>(spaced.as_bytes(), h)),
+            want,
+            "{text:?} then a space"
+        );
+        for chunk in [1, 7, 8192] {
+            let reader = Chunked {
+                data: text.as_bytes(),
+                chunk,
+            };
+            assert_eq!(
+                show(from_reader::<T, _, _>(reader, h)),
+                want,
+                "{text:?} in chunks of {chunk}"
+            );
+        }
+    }
+    let mut texts: Vec<String> = [
+        "0",
+        "12",
+        "-0",
+        "-1000",
+        "255",
+        "256",
+        "-129",
+        "4.0",
+        "-4.1",
+        "1e5",
+        "1E+2",
+        "2.5e-3",
+        "9007199254740993",
+        "18446744073709551615",
+        "18446744073709551616",
+        "-9223372036854775808",
+        "-9223372036854775809",
+        "99999999999999999999",
+        "1e400",
+        "3.4e38",
+        "3.5e38",
+        "1.",
+        "-",
+        "01",
+        "-01",
+        "1e",
+        "1e+",
+        "1.5.",
+        "12a",
+        "0x10",
+    ]
+    .iter()
+    .map(|t| t.to_string())
+    .collect();
+    // Around the padded copy's size (48), and far beyond it.
+    for digits in [45, 46, 47, 48, 49, 300] {
+        texts.push(format!("0.{}", "3".repeat(digits - 2)));
+        texts.push("7".repeat(digits));
+    }
+    let h = JsonHandle::default();
+    for text in &texts {
+        check::<u64>(&h, text);
+        check::<i64>(&h, text);
+        check::<u8>(&h, text);
+        check::<i16>(&h, text);
+        check::<f64>(&h, text);
+        check::<f32>(&h, text);
+        check::<u128>(&h, text);
+        check::<Value>(&h, text);
+    }
+}
+
 /// A number gathered across buffers (from a reader, or one that ends a
 /// slice) is bounded: 4096 bytes are read, one more is the error "number
 /// too long" at the number's first byte, however much the reader hands over
