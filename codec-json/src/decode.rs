@@ -19,10 +19,10 @@ const TAIL: usize = 48;
 
 /// Where to scan for a number: the reader's buffer, or, when that holds
 /// the input's last few bytes (a number as the whole document, from a
-/// slice), a copy of them with spaces after (`true`). The scans need a
-/// byte after a number to know it has ended; there the input's end is
-/// that byte. A number has no spaces, so what is scanned from the copy
-/// ends inside the bytes copied.
+/// slice), a copy of them into `tail` (all spaces: the caller's fresh
+/// array), marked `true`. The scans need a byte after a number to know it
+/// has ended; there the input's end is that byte. A number has no spaces,
+/// so what is scanned from the copy ends inside the bytes copied.
 #[inline(always)]
 fn number_window<'a, 'de, R: Read<'de>>(
     r: &'a mut R,
@@ -30,9 +30,7 @@ fn number_window<'a, 'de, R: Read<'de>>(
 ) -> Result<(&'a [u8], bool)> {
     let held = r.fill_buf()?.len();
     if held < TAIL && r.remaining_hint() == Some(held) {
-        let (text, spaces) = tail.split_at_mut(held);
-        text.copy_from_slice(r.fill_buf()?);
-        spaces.fill(b' ');
+        tail[..held].copy_from_slice(r.fill_buf()?);
         return Ok((&tail[..], true));
     }
     Ok((r.fill_buf()?, false))
@@ -67,8 +65,6 @@ pub struct JsonDecoder {
     aux: Vec<u8>,
     /// Open containers while skipping (true = map).
     skip_stack: Vec<bool>,
-    /// A number that ends the input, with spaces after it ([`number_window`]).
-    tail: [u8; TAIL],
 }
 
 #[cold]
@@ -483,14 +479,14 @@ impl JsonDecoder {
             num_buf: Vec::new(),
             aux: Vec::new(),
             skip_stack: Vec::new(),
-            tail: [b' '; TAIL],
         }
     }
 
     /// Reads the number that starts at the reader's position.
     #[inline]
     fn read_num<'de, R: Read<'de>>(&mut self, r: &mut R, f32: bool) -> Result<Num> {
-        let (buf, padded) = number_window(r, &mut self.tail)?;
+        let mut tail = [b' '; TAIL];
+        let (buf, padded) = number_window(r, &mut tail)?;
         match number::parse(buf, false, f32) {
             Ok(Parsed::Done(n, len)) => {
                 r.consume(len);
@@ -514,7 +510,8 @@ impl JsonDecoder {
         if b != b'-' && !b.is_ascii_digit() {
             return Ok(None);
         }
-        let (buf, _) = number_window(r, &mut self.tail)?;
+        let mut tail = [b' '; TAIL];
+        let (buf, _) = number_window(r, &mut tail)?;
         Ok(number::short_int(buf))
     }
 
