@@ -385,7 +385,9 @@ pub trait DecodeFormat: Sized {
     /// `opts.max_str_len` an error (`LengthLimitExceeded`, at the string's
     /// first byte) here, as the driver gives for `read_str`: the driver
     /// does not look inside the value. `Ok(None)` (the default): nothing
-    /// consumed, `put` not called, the generic path follows.
+    /// consumed, `put` not called, the generic path follows. The helpers
+    /// of [`scalar`](crate::scalar) build each kind's `Value` under the
+    /// options as the generic path does, and say where it would fail.
     ///
     /// `put` places the value: the dynamic `Value`'s array and map loops
     /// push it straight onto their stack. Call it in each branch that builds
