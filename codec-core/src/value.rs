@@ -300,9 +300,9 @@ impl fmt::Display for Value {
 }
 
 impl Encode for Value {
-    /// Containers go to [`encode_items`] and [`encode_entries`], which call
-    /// back here for each item; the other kinds are written inline, so an
-    /// item that is not a container costs no call of its own.
+    // Containers go to `encode_items` and `encode_entries`, which call
+    // back here for each item; the other kinds are written inline, so an
+    // item that is not a container costs no call of its own.
     #[inline]
     fn encode<W: Write, F: EncodeFormat>(&self, e: &mut Encoder<W, F>) -> Result<()> {
         match self {

@@ -1046,7 +1046,7 @@ impl DecodeFormat for JsonDecoder {
         self.read_bool_general(r)
     }
 
-    /// [`plain_int`](number::plain_int) inline, the rest out of line.
+    // `number::plain_int` inline, the rest out of line.
     #[inline(always)]
     fn read_i64<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<i64> {
         if self.pending.is_none()
@@ -1059,7 +1059,7 @@ impl DecodeFormat for JsonDecoder {
         self.read_i64_general(r)
     }
 
-    /// [`plain_int`](number::plain_int) inline, the rest out of line.
+    // `number::plain_int` inline, the rest out of line.
     #[inline(always)]
     fn read_u64<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<u64> {
         if self.pending.is_none()
