@@ -467,13 +467,10 @@ impl DecodeFormat for BincDecoder {
                     return Ok(None);
                 };
                 let head = 1 + size;
-                let Some(body) = buf.get(head..head.saturating_add(len)) else {
+                let Some((v, end)) = scalar::string_in(buf, head, len, bd >> 4 == 0x4, opts) else {
                     return Ok(None);
                 };
-                let Some(v) = scalar::string(body, bd >> 4 == 0x4, opts) else {
-                    return Ok(None);
-                };
-                r.consume(head + len);
+                r.consume(end);
                 return Ok(Some(put(v)));
             }
             0x9 => (scalar::uint(u64::from(vs) + 1, opts), 1),

@@ -662,13 +662,10 @@ impl DecodeFormat for CborDecoder {
                 let Ok(len) = usize::try_from(arg) else {
                     return Ok(None);
                 };
-                let Some(body) = buf.get(head..head.saturating_add(len)) else {
+                let Some((v, end)) = scalar::string_in(buf, head, len, ib >> 5 == 3, opts) else {
                     return Ok(None);
                 };
-                let Some(v) = scalar::string(body, ib >> 5 == 3, opts) else {
-                    return Ok(None);
-                };
-                r.consume(head + len);
+                r.consume(end);
                 return Ok(Some(put(v)));
             }
             7 => match ib {

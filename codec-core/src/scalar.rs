@@ -78,6 +78,21 @@ pub fn string(body: &[u8], text: bool, opts: &DecodeOptions) -> Option<Value> {
         .map(|s| Value::Str(Text::from(s)))
 }
 
+/// [`string`] for a string item whose content is `len` bytes from `head`
+/// bytes into `buf` (the item's header before it), with the bytes the
+/// whole item takes; `None` also when the content is not all in `buf`.
+#[inline(always)]
+pub fn string_in(
+    buf: &[u8],
+    head: usize,
+    len: usize,
+    text: bool,
+    opts: &DecodeOptions,
+) -> Option<(Value, usize)> {
+    let end = head.checked_add(len)?;
+    Some((string(buf.get(head..end)?, text, opts)?, end))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -121,5 +136,12 @@ mod tests {
         assert_eq!(string(b"abc", true, &short), None);
         assert_eq!(string("é".as_bytes(), true, &short), Some(Value::from("é")));
         assert_eq!(string(b"\xc3", true, &short), None);
+        let item = b"\x02ab!";
+        assert_eq!(
+            string_in(item, 1, 2, true, &short),
+            Some((Value::from("ab"), 3))
+        );
+        assert_eq!(string_in(item, 1, 4, true, &short), None);
+        assert_eq!(string_in(item, 1, usize::MAX, true, &short), None);
     }
 }

@@ -369,15 +369,12 @@ impl DecodeFormat for MsgpackDecoder {
                         }
                     }
                 };
-                let Some(body) = buf.get(head..head.saturating_add(len)) else {
-                    return Ok(None);
-                };
                 // str items are text or bytes as `peek_kind` says; bin items bytes.
                 let text = !matches!(b, BIN8..=BIN32) && self.str_kind() == Kind::Str;
-                let Some(v) = scalar::string(body, text, opts) else {
+                let Some((v, end)) = scalar::string_in(buf, head, len, text, opts) else {
                     return Ok(None);
                 };
-                r.consume(head + len);
+                r.consume(end);
                 return Ok(Some(put(v)));
             }
             UINT8..=INT64 | FLOAT32 | FLOAT64 => {

@@ -272,13 +272,10 @@ impl DecodeFormat for SimpleDecoder {
                     return Ok(None);
                 };
                 let head = 1 + size;
-                let Some(body) = buf.get(head..head.saturating_add(len)) else {
+                let Some((v, end)) = scalar::string_in(buf, head, len, bd <= 0xDC, opts) else {
                     return Ok(None);
                 };
-                let Some(v) = scalar::string(body, bd <= 0xDC, opts) else {
-                    return Ok(None);
-                };
-                r.consume(head + len);
+                r.consume(end);
                 return Ok(Some(put(v)));
             }
             _ => return Ok(None),
