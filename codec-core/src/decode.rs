@@ -270,10 +270,25 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
     #[cold]
     fn fail_number(&mut self, e: Error, at: u64) -> Error {
         let e = match e.kind() {
-            crate::ErrorKind::OutOfRange { .. } => e.at(at),
+            crate::ErrorKind::OutOfRange { .. } => e.at(self.item_start(at)),
             _ => e,
         };
         self.fail(e)
+    }
+
+    /// Where the item read since offset `at` (taken before reading it)
+    /// begins: past the separators and whitespace the format allows before
+    /// an item ([`DecodeFormat::capture_prefix_len`]: JSON's `"age": 300`
+    /// has a space between `:` and the number). For errors found once an
+    /// item has been read whole, such as a number too large for a narrow
+    /// integer; `at` itself when the reader no longer holds those bytes
+    /// ([`Read::consumed_since`]).
+    #[cold]
+    pub fn item_start(&self, at: u64) -> u64 {
+        match self.r.consumed_since(at) {
+            Some(bytes) => at + self.f.capture_prefix_len(bytes).min(bytes.len()) as u64,
+            None => at,
+        }
     }
 
     /// For a type mismatch made by [`Kind::mismatch_unread`] whose item is

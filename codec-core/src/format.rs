@@ -591,8 +591,10 @@ pub trait DecodeFormat: Sized {
         Ok(())
     }
 
-    /// How many leading bytes of a captured item ([`Decoder::capture_raw`](crate::Decoder::capture_raw))
-    /// are separators rather than part of the item (JSON whitespace, `,` and `:`).
+    /// How many leading bytes of an item's bytes are separators rather than
+    /// part of the item (JSON whitespace, `,` and `:`): for a captured item
+    /// ([`Decoder::capture_raw`](crate::Decoder::capture_raw)), and to
+    /// locate an item already read ([`Decoder::item_start`](crate::Decoder::item_start)).
     /// Defaults to 0.
     #[inline]
     fn capture_prefix_len(&self, captured: &[u8]) -> usize {

@@ -111,6 +111,16 @@ pub trait Read<'de> {
     /// Stops recording and returns the bytes consumed since
     /// [`Read::start_capture`], borrowed from the input when possible.
     fn end_capture<'s>(&'s mut self, scratch: &'s mut Vec<u8>) -> Reference<'de, 's, [u8]>;
+
+    /// The bytes consumed from offset `at` up to the current offset, where
+    /// the reader still holds them (a slice always; a buffered reader while
+    /// they are still in its buffer), else `None`. For error paths that look
+    /// back at an item already read, to locate it precisely
+    /// ([`Decoder::item_start`](crate::Decoder::item_start)). Defaults to `None`.
+    fn consumed_since(&self, at: u64) -> Option<&[u8]> {
+        let _ = at;
+        None
+    }
 }
 
 /// Reads from a byte slice; decoded values may borrow from it.
@@ -241,6 +251,10 @@ impl<'de> Read<'de> for SliceReader<'de> {
     #[inline]
     fn end_capture<'s>(&'s mut self, _scratch: &'s mut Vec<u8>) -> Reference<'de, 's, [u8]> {
         Reference::Borrowed(&self.input[self.capture..self.pos])
+    }
+
+    fn consumed_since(&self, at: u64) -> Option<&[u8]> {
+        self.input.get(usize::try_from(at).ok()?..self.pos)
     }
 }
 
@@ -444,6 +458,13 @@ impl<'de, R: std::io::Read> Read<'de> for IoReader<R> {
         self.captured.clear();
         Reference::Copied(&scratch[..])
     }
+
+    /// `buf[..pos]` holds the bytes from offset `base` on: those since `at`
+    /// while no refill has moved past it.
+    fn consumed_since(&self, at: u64) -> Option<&[u8]> {
+        let from = usize::try_from(at.checked_sub(self.base)?).ok()?;
+        self.buf.get(from..self.pos)
+    }
 }
 
 #[cfg(test)]
@@ -463,6 +484,44 @@ mod tests {
         assert_eq!(be_uint(&b, 3, 4), None);
         assert_eq!(be_uint(&b, 6, 1), None);
         assert_eq!(be_uint(&b, usize::MAX, 2), None);
+    }
+
+    #[test]
+    fn consumed_since_looks_back_while_the_bytes_are_held() {
+        let data: Vec<u8> = (0..=255).cycle().take(3 * IO_BUF).collect();
+        let mut s = SliceReader::new(&data);
+        s.skip(10).unwrap();
+        assert_eq!(s.consumed_since(4), Some(&data[4..10]));
+        assert_eq!(s.consumed_since(10), Some(&[][..]));
+        assert_eq!(s.consumed_since(11), None);
+        assert_eq!(s.consumed_since(u64::MAX), None);
+
+        let mut r = IoReader::new(&data[..]);
+        r.skip(10).unwrap();
+        assert_eq!(r.consumed_since(4), Some(&data[4..10]));
+        assert_eq!(r.consumed_since(11), None);
+        // Past a refill, the bytes before the new buffer are gone.
+        r.skip(IO_BUF).unwrap();
+        let at = r.offset();
+        assert_eq!(r.consumed_since(4), None);
+        r.skip(3).unwrap();
+        assert_eq!(
+            r.consumed_since(at),
+            Some(&data[at as usize..at as usize + 3])
+        );
+        // `peek_bytes` moves the unread bytes to the front: still exact.
+        let end = (2 * IO_BUF - 2) as u64;
+        r.skip((end - r.offset()) as usize).unwrap();
+        assert_eq!(
+            r.peek_bytes(8).unwrap(),
+            &data[end as usize..end as usize + 8]
+        );
+        r.skip(5).unwrap();
+        assert_eq!(
+            r.consumed_since(end),
+            Some(&data[end as usize..end as usize + 5])
+        );
+        assert_eq!(r.consumed_since(end - 1), None);
     }
 
     /// Delivers one byte per `read` call and an `Interrupted` error before each.

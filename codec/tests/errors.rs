@@ -203,6 +203,74 @@ fn out_of_range_names_the_target_type_at_the_number() {
     assert_eq!(err.offset(), Some(7), "{err}");
 }
 
+#[derive(Codec, Debug)]
+struct Person {
+    name: String,
+    age: u8,
+}
+
+/// A number that fits the `u64` it is read through but not the narrow
+/// target (checked after it was read whole) is located at its first
+/// digit, past the whitespace a pretty printer puts before it: after `:`,
+/// `,` and `[`, and at the start of the document; from a slice and from a
+/// reader (whose buffer still holds the number).
+#[test]
+fn narrow_int_out_of_range_points_past_whitespace() {
+    let h = codec::JsonHandle::default();
+    let check = |doc: &[u8], err: Error, path: &str| {
+        let at = doc.windows(3).position(|w| w == b"300").unwrap() as u64;
+        assert!(matches!(err.kind(), ErrorKind::OutOfRange { .. }), "{err}");
+        assert_eq!(
+            err.offset(),
+            Some(at),
+            "{}: {err}",
+            String::from_utf8_lossy(doc)
+        );
+        assert_eq!(err.path_string(), path, "{err}");
+    };
+    for doc in [
+        &b"{\"name\": \"Ann\", \"age\": 300}"[..],
+        b"{\n  \"name\" : \"Ann\",\n  \"age\" :\t\r\n 300\n}",
+        b"{\"name\":\"Ann\",\"age\":300}",
+    ] {
+        check(
+            doc,
+            codec::from_slice::<Person, _>(doc, &h).unwrap_err(),
+            ".age",
+        );
+        check(
+            doc,
+            codec::from_reader::<Person, _, _>(doc, &h).unwrap_err(),
+            ".age",
+        );
+    }
+    for doc in [&b"[1,  300]"[..], b"[ 300 ]", b"[1,\n\t300]"] {
+        let path = if doc.starts_with(b"[1") { "[1]" } else { "[0]" };
+        check(
+            doc,
+            codec::from_slice::<Vec<u8>, _>(doc, &h).unwrap_err(),
+            path,
+        );
+        check(
+            doc,
+            codec::from_slice::<Vec<i8>, _>(doc, &h).unwrap_err(),
+            path,
+        );
+        check(
+            doc,
+            codec::from_reader::<Vec<u8>, _, _>(doc, &h).unwrap_err(),
+            path,
+        );
+    }
+    let doc = b"  300 ";
+    check(doc, codec::from_slice::<u8, _>(doc, &h).unwrap_err(), "");
+    check(
+        doc,
+        codec::from_reader::<i8, _, _>(&doc[..], &h).unwrap_err(),
+        "",
+    );
+}
+
 #[test]
 fn missing_field_names_field_and_struct_path() {
     for h in handles() {

@@ -35,7 +35,7 @@ macro_rules! signed {
                 // point a range error at the number, not past it.
                 let at = d.offset();
                 let v = d.decode_i64().map_err(|e| e.expecting(stringify!($t)))?;
-                <$t>::try_from(v).map_err(|_| Error::out_of_range(stringify!($t), v).at(at))
+                <$t>::try_from(v).map_err(|_| Error::out_of_range(stringify!($t), v).at(d.item_start(at)))
             }
 
             #[cold]
@@ -79,7 +79,7 @@ macro_rules! unsigned {
                 // point a range error at the number, not past it.
                 let at = d.offset();
                 let v = d.decode_u64().map_err(|e| e.expecting(stringify!($t)))?;
-                <$t>::try_from(v).map_err(|_| Error::out_of_range(stringify!($t), v).at(at))
+                <$t>::try_from(v).map_err(|_| Error::out_of_range(stringify!($t), v).at(d.item_start(at)))
             }
 
             #[cold]
@@ -135,7 +135,7 @@ impl<'de> Decode<'de> for u8 {
     fn decode<R: Read<'de>, F: DecodeFormat>(d: &mut Decoder<'de, R, F>) -> Result<Self> {
         let at = d.offset();
         let v = d.decode_u64().map_err(|e| e.expecting("u8"))?;
-        u8::try_from(v).map_err(|_| Error::out_of_range("u8", v).at(at))
+        u8::try_from(v).map_err(|_| Error::out_of_range("u8", v).at(d.item_start(at)))
     }
 
     /// A byte string, or (as ugorji accepts) an array of small integers; nil is empty.
