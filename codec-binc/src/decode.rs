@@ -380,19 +380,6 @@ fn eof_or_peek<'de, R: Read<'de>>(r: &mut R) -> Result<u8> {
     r.peek()?.ok_or_else(Error::eof)
 }
 
-/// Refuses a declared count of items that the rest of the input cannot hold
-/// (each item takes at least `min_size` bytes).
-#[inline]
-fn check_count<'de, R: Read<'de>>(r: &R, n: u64, min_size: u64) -> Result<usize> {
-    if let Some(rem) = r.remaining_hint()
-        && n.saturating_mul(min_size) > rem as u64
-    {
-        // The input ends before the items could: say where it ends.
-        return Err(Error::eof().at(r.offset() + rem as u64));
-    }
-    to_usize(n)
-}
-
 impl DecodeFormat for BincDecoder {
     const NAME: &'static str = "binc";
 
@@ -589,7 +576,7 @@ impl DecodeFormat for BincDecoder {
             return Err(unexpected_in(r, bd, "array"));
         }
         let n = read_len(r, bd & 0x0F)?;
-        Ok(Seq::definite(check_count(r, n, 1)?))
+        Ok(Seq::definite(to_usize(n)?))
     }
 
     #[inline]
@@ -604,7 +591,7 @@ impl DecodeFormat for BincDecoder {
             return Err(unexpected_in(r, bd, "map"));
         }
         let n = read_len(r, bd & 0x0F)?;
-        Ok(Seq::definite(check_count(r, n, 2)?))
+        Ok(Seq::definite(to_usize(n)?))
     }
 
     #[inline]

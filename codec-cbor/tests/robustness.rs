@@ -108,7 +108,11 @@ impl Rng {
 
 fn decode_all(input: &[u8], handles: &[CborHandle]) {
     for h in handles {
-        let _ = from_slice::<Value, _>(input, h);
+        let v = from_slice::<Value, _>(input, h).map_err(|e| e.to_string());
+        let w = from_reader::<Value, _, _>(Trickle(input), h).map_err(|e| e.to_string());
+        // The same value, or the same error (kind, place, path), however
+        // the input arrives.
+        assert_eq!(v, w, "{input:02x?}");
         let _ = from_slice::<Vec<u64>, _>(input, h);
         let _ = from_slice::<BTreeMap<String, Value>, _>(input, h);
         let _ = from_slice::<(i128, Time, Vec<u8>), _>(input, h);

@@ -102,7 +102,8 @@ pub trait Read<'de> {
     }
 
     /// How many bytes are known to remain, if the reader knows (a slice does).
-    /// Used to refuse declared lengths the input cannot hold.
+    /// Bounds what is reserved for a declared length
+    /// ([`Decoder::prealloc`](crate::Decoder::prealloc)).
     fn remaining_hint(&self) -> Option<usize>;
 
     /// Starts recording the bytes consumed from here on (for `Raw` capture).

@@ -106,7 +106,13 @@ fn same<T: for<'de> Decode<'de> + PartialEq + std::fmt::Debug>(
     let b = from_reader::<T, _, _>(Chunked { data: input, chunk }, h);
     match (&a, &b) {
         (Ok(x), Ok(y)) => assert_eq!(x, y, "{:?}", String::from_utf8_lossy(input)),
-        (Err(_), Err(_)) => {}
+        // The same error (kind, place, path), however the input arrives.
+        (Err(x), Err(y)) => assert_eq!(
+            x.to_string(),
+            y.to_string(),
+            "{:?}",
+            String::from_utf8_lossy(input)
+        ),
         _ => panic!(
             "slice {:?} vs reader {:?} on {:?}",
             a.as_ref().err(),

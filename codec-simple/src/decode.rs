@@ -144,18 +144,6 @@ fn unexpected(bd: u8, expected: &'static str) -> Error {
     }
 }
 
-/// Refuses a declared count of items that the rest of the input cannot hold.
-#[inline]
-fn check_count<'de, R: Read<'de>>(r: &R, n: u64, min_size: u64) -> Result<usize> {
-    if let Some(rem) = r.remaining_hint()
-        && n.saturating_mul(min_size) > rem as u64
-    {
-        // The input ends before the items could: say where it ends.
-        return Err(Error::eof().at(r.offset() + rem as u64));
-    }
-    to_usize(n)
-}
-
 #[inline]
 fn read_number<'de, R: Read<'de>>(r: &mut R, expected: &'static str) -> Result<Num> {
     let bd = r.read_u8()?;
@@ -393,7 +381,7 @@ impl DecodeFormat for SimpleDecoder {
             return Err(unexpected_in(r, bd, "array"));
         }
         let n = read_len(r, bd)?;
-        Ok(Seq::definite(check_count(r, n, 1)?))
+        Ok(Seq::definite(to_usize(n)?))
     }
 
     #[inline]
@@ -408,7 +396,7 @@ impl DecodeFormat for SimpleDecoder {
             return Err(unexpected_in(r, bd, "map"));
         }
         let n = read_len(r, bd)?;
-        Ok(Seq::definite(check_count(r, n, 2)?))
+        Ok(Seq::definite(to_usize(n)?))
     }
 
     #[inline]
