@@ -273,15 +273,41 @@ pub(crate) fn short_f64(b: &[u8]) -> Option<Result<(f64, usize)>> {
 }
 
 /// [`parse`] for an integer target, in the common case: sign, magnitude
-/// and length of an integer of at most 19 digits. `None`: use [`parse`]
-/// (fractions and exponents too: they need the exactness check).
+/// and length of an integer of at most 19 digits, or of 20 that fits in
+/// `u64` ([`twenty_digits`]). `None`: use [`parse`] (fractions and
+/// exponents too: they need the exactness check).
 #[inline]
 pub(crate) fn short_int(b: &[u8]) -> Option<(bool, u64, usize)> {
-    let s = scan_short::<false>(b)?;
-    if s.is_float {
+    match scan_short::<false>(b) {
+        Some(s) if !s.is_float => Some((s.neg, s.mant, s.len)),
+        Some(_) => None,
+        None => twenty_digits(b),
+    }
+}
+
+/// A non-negative integer of exactly 20 digits that fits in `u64`, from
+/// 10^19 to `u64::MAX` (nearly half of all `u64` values: random ids and
+/// hashes often have 20 digits), at the start of `b` and ended inside it
+/// as [`scan_short`]'s numbers are: its magnitude and length. Without this
+/// they took the general parser, at ten times the cost. `None` for
+/// anything else (the general parser reads it, or says what is wrong).
+#[inline(never)]
+fn twenty_digits(b: &[u8]) -> Option<(bool, u64, usize)> {
+    let (digits, rest) = b.split_first_chunk::<20>()?;
+    if digits[0] == b'0' || !digits.iter().all(u8::is_ascii_digit) {
         return None;
     }
-    Some((s.neg, s.mant, s.len))
+    let c = *rest.first()?;
+    if c.is_ascii_digit() || c == b'.' || c | 0x20 == b'e' {
+        return None;
+    }
+    // The first 19 digits are exact in a u64; the last may overflow it.
+    let (mut high, mut i) = (0u64, 0);
+    digit_run::<false>(&digits[..19], &mut i, &mut high);
+    let v = high
+        .checked_mul(10)?
+        .checked_add(u64::from(digits[19] - b'0'))?;
+    Some((false, v, 20))
 }
 
 /// The commonest number of all, an integer for an integer target, with
@@ -319,14 +345,18 @@ pub(crate) fn plain_int(b: &[u8]) -> Option<(bool, u64, usize)> {
 /// ([`scan_short`]): the value as [`Num::kind`] and the driver would give it
 /// (an integer as `Uint`, or `Int` when negative or when `signed` asks and
 /// it fits; a fraction or exponent as `F64`) and the length. `None`: use
-/// [`parse`] (longer numbers, negative integers below `i64::MIN`).
+/// [`parse`] (longer numbers, except a `u64` of 20 digits; negative
+/// integers below `i64::MIN`).
 #[inline(always)]
 pub(crate) fn short_value(b: &[u8], signed: bool) -> Option<Result<(codec_core::Value, usize)>> {
     use codec_core::Value;
     // Short leading digits first, as for a float: in a dynamic document
     // floats and small integers have one to three, and a long id pays only
     // the three single steps before its eight-at-a-time run.
-    let s = scan_short::<true>(b)?;
+    let Some(s) = scan_short::<true>(b) else {
+        // Past `i64::MAX`: `Uint` whether or not `signed` asks.
+        return twenty_digits(b).map(|(_, v, len)| Ok((Value::Uint(v), len)));
+    };
     let v = if s.is_float {
         match float64(&b[..s.len], s.mant, s.exp10, false, s.neg) {
             Ok(v) => Value::F64(v),
@@ -1379,6 +1409,85 @@ mod tests {
         }
         assert!(accepted > 100_000, "{accepted}");
         assert!(plain_accepted > 20_000, "{plain_accepted}");
+    }
+
+    /// Integers of 19 to 21 digits around 10^19 and `u64::MAX`, signed or
+    /// not, ended or not, against the general parser: what `short_int`
+    /// and `short_value` take they read as it does, and they take every
+    /// `u64` of 20 digits.
+    #[test]
+    fn twenty_digit_integers_agree_with_the_general_parser() {
+        let mut bodies: Vec<String> = [
+            "9999999999999999999",
+            "10000000000000000000",
+            "10000000000000000001",
+            "12345678901234567890",
+            "18446744073709551614",
+            "18446744073709551615",
+            "18446744073709551616",
+            "18446744073709551619",
+            "18446744073709551700",
+            "19999999999999999999",
+            "20000000000000000000",
+            "99999999999999999999",
+            "01234567890123456789",
+            "100000000000000000000",
+            "1844674407370955161a",
+        ]
+        .map(String::from)
+        .to_vec();
+        let mut rng = SplitMix(0x20d1_6175);
+        for _ in 0..2000 {
+            bodies.push(rng.next().to_string());
+        }
+        let mut taken = 0;
+        for body in &bodies {
+            for sign in ["", "-"] {
+                for end in ["", ",", "]", " ", "}", ".5", "e3", "E-1", "0"] {
+                    let text = format!("{sign}{body}{end}");
+                    let b = text.as_bytes();
+                    let general = parse_general(b, false, false);
+                    let fits = sign.is_empty()
+                        && body.len() == 20
+                        && body.parse::<u64>().is_ok()
+                        && !body.starts_with('0')
+                        && matches!(end, "," | "]" | " " | "}");
+                    match short_int(b) {
+                        Some((neg, v, len)) => {
+                            let Ok(Parsed::Done(n, glen)) = general else {
+                                panic!("{text}: short_int took what the general parser does not");
+                            };
+                            assert_eq!(len, glen, "{text}");
+                            let n = n.to_i128().ok();
+                            let v = if neg { -i128::from(v) } else { i128::from(v) };
+                            assert_eq!(n, Some(v), "{text}");
+                            if body.len() == 20 {
+                                taken += 1;
+                            }
+                        }
+                        None => assert!(
+                            !fits,
+                            "{text}: a u64 of 20 digits left to the general parser"
+                        ),
+                    }
+                    for signed in [false, true] {
+                        if let Some(fast) = short_value(b, signed) {
+                            let (v, len) = fast.unwrap();
+                            let Ok(Parsed::Done(n, glen)) = parse_general(b, false, false) else {
+                                panic!("{text}: short_value took what the general parser does not");
+                            };
+                            assert_eq!(len, glen, "{text}");
+                            if len == 20 && sign.is_empty() {
+                                assert_eq!(v, Value::Uint(n.to_u64().unwrap()), "{text}");
+                            }
+                        } else {
+                            assert!(!fits, "{text}: short_value left a u64 of 20 digits");
+                        }
+                    }
+                }
+            }
+        }
+        assert!(taken > 3000, "{taken}");
     }
 
     /// Integers at every length around the inline case's limits, with and
