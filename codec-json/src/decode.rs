@@ -561,6 +561,26 @@ impl JsonDecoder {
         self.number_in_range(r, "i64", false, Num::to_i64)
     }
 
+    /// [`DecodeFormat::read_f64`] past its inline case: a short number
+    /// that ends the input (the inline scan needs a byte after it) is read
+    /// from a padded copy as [`JsonDecoder::short_int`] reads integers;
+    /// anything else the general way.
+    #[inline(never)]
+    fn read_f64_general<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<f64> {
+        if self.pending.is_none() {
+            let b = next_token(r)?;
+            if b == b'-' || b.is_ascii_digit() {
+                let mut tail = [b' '; TAIL];
+                let (buf, _) = number_window(r, &mut tail)?;
+                if let Some(Ok((v, len))) = number::short_f64(buf) {
+                    r.consume(len);
+                    return Ok(v);
+                }
+            }
+        }
+        Ok(self.number_for(r, "f64", false)?.to_f64())
+    }
+
     /// [`DecodeFormat::read_u64`] past its inline case.
     #[inline(never)]
     fn read_u64_general<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<u64> {
@@ -1092,7 +1112,7 @@ impl DecodeFormat for JsonDecoder {
                 }
             }
         }
-        Ok(self.number_for(r, "f64", false)?.to_f64())
+        self.read_f64_general(r)
     }
 
     /// Rounded straight from the decimal text to `f32` (no double rounding);
