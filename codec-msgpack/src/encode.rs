@@ -110,6 +110,43 @@ impl MsgpackEncoder {
         }
     }
 
+    /// [`EncodeFormat::write_i64`] past its fixint case.
+    #[inline(never)]
+    fn write_i64_wide<W: Write>(&mut self, w: &mut W, v: i64) -> Result<()> {
+        if v >= 0 && self.positive_int_unsigned {
+            return self.write_u64(w, v as u64);
+        }
+        if v > i64::from(i8::MAX) {
+            if v <= i64::from(i16::MAX) {
+                let b = (v as i16).to_be_bytes();
+                w.write_all(&[INT16, b[0], b[1]])
+            } else if v <= i64::from(i32::MAX) {
+                let b = (v as i32).to_be_bytes();
+                w.write_all(&[INT32, b[0], b[1], b[2], b[3]])
+            } else {
+                let b = v.to_be_bytes();
+                w.write_all(&[INT64, b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]])
+            }
+        } else if v >= -32 {
+            if self.no_fixed_num {
+                w.write_all(&[INT8, v as u8])
+            } else {
+                w.write_byte(v as u8)
+            }
+        } else if v >= i64::from(i8::MIN) {
+            w.write_all(&[INT8, v as u8])
+        } else if v >= i64::from(i16::MIN) {
+            let b = (v as i16).to_be_bytes();
+            w.write_all(&[INT16, b[0], b[1]])
+        } else if v >= i64::from(i32::MIN) {
+            let b = (v as i32).to_be_bytes();
+            w.write_all(&[INT32, b[0], b[1], b[2], b[3]])
+        } else {
+            let b = v.to_be_bytes();
+            w.write_all(&[INT64, b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]])
+        }
+    }
+
     /// A `cf` (uint64) item, for [`write_u64`](EncodeFormat::write_u64).
     #[inline(never)]
     fn write_uint64<W: Write>(w: &mut W, v: u64) -> Result<()> {
@@ -163,41 +200,15 @@ impl EncodeFormat for MsgpackEncoder {
 
     /// Signed Rust types, as ugorji writes Go's signed ints: fixint up to
     /// 127, then the **signed** families int16/32/64 (`128` is `d1 00 80`);
-    /// negative fixint down to -32, then int8/16/32/64.
-    #[inline]
+    /// negative fixint down to -32, then int8/16/32/64. A fixint (the
+    /// common small value) is written inline, the rest out of line.
+    #[inline(always)]
     fn write_i64<W: Write>(&mut self, w: &mut W, v: i64) -> Result<()> {
-        if v >= 0 && self.positive_int_unsigned {
-            return self.write_u64(w, v as u64);
+        if (-32..=i64::from(POS_FIXINT_MAX)).contains(&v) && !self.no_fixed_num {
+            // What every branch of `write_i64_wide` writes for these.
+            return w.write_byte(v as u8);
         }
-        if v > i64::from(i8::MAX) {
-            if v <= i64::from(i16::MAX) {
-                let b = (v as i16).to_be_bytes();
-                w.write_all(&[INT16, b[0], b[1]])
-            } else if v <= i64::from(i32::MAX) {
-                let b = (v as i32).to_be_bytes();
-                w.write_all(&[INT32, b[0], b[1], b[2], b[3]])
-            } else {
-                let b = v.to_be_bytes();
-                w.write_all(&[INT64, b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]])
-            }
-        } else if v >= -32 {
-            if self.no_fixed_num {
-                w.write_all(&[INT8, v as u8])
-            } else {
-                w.write_byte(v as u8)
-            }
-        } else if v >= i64::from(i8::MIN) {
-            w.write_all(&[INT8, v as u8])
-        } else if v >= i64::from(i16::MIN) {
-            let b = (v as i16).to_be_bytes();
-            w.write_all(&[INT16, b[0], b[1]])
-        } else if v >= i64::from(i32::MIN) {
-            let b = (v as i32).to_be_bytes();
-            w.write_all(&[INT32, b[0], b[1], b[2], b[3]])
-        } else {
-            let b = v.to_be_bytes();
-            w.write_all(&[INT64, b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]])
-        }
+        self.write_i64_wide(w, v)
     }
 
     /// Unsigned Rust types: fixint up to 127, then `cc`/`cd`/`ce` inline
@@ -374,6 +385,24 @@ mod tests {
             .no_fixed_num(true)
             .positive_int_unsigned(true);
         assert_eq!(enc(&h, |e, w| e.write_i64(w, 0)), [0xcc, 0x00]);
+    }
+
+    /// The inline fixint case writes what the full rules write, with
+    /// every combination of the options that change integers.
+    #[test]
+    fn the_fixint_shortcut_agrees_with_the_full_rules() {
+        for (unsigned, no_fixed) in [(false, false), (true, false), (false, true), (true, true)] {
+            let h = MsgpackHandle::default()
+                .positive_int_unsigned(unsigned)
+                .no_fixed_num(no_fixed);
+            for v in -300..=300 {
+                assert_eq!(
+                    enc(&h, |e, w| e.write_i64(w, v)),
+                    enc(&h, |e, w| e.write_i64_wide(w, v)),
+                    "{v} unsigned={unsigned} no_fixed_num={no_fixed}"
+                );
+            }
+        }
     }
 
     #[test]
