@@ -503,6 +503,19 @@ impl JsonDecoder {
     /// when it takes the value). `None`: the general path decides.
     #[inline(always)]
     fn short_int<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<Option<(bool, u64, usize)>> {
+        self.short_number(r, number::short_int)
+    }
+
+    /// What `scan` makes of the number next (not consumed), scanned where
+    /// [`number_window`] puts it: in the buffer, or in a padded copy when
+    /// it ends the input. `None` when no number is next, when one was read
+    /// ahead, or when `scan` leaves it to the general path.
+    #[inline(always)]
+    fn short_number<'de, R: Read<'de>, T>(
+        &mut self,
+        r: &mut R,
+        scan: impl FnOnce(&[u8]) -> Option<T>,
+    ) -> Result<Option<T>> {
         if self.pending.is_some() {
             return Ok(None);
         }
@@ -512,7 +525,7 @@ impl JsonDecoder {
         }
         let mut tail = [b' '; TAIL];
         let (buf, _) = number_window(r, &mut tail)?;
-        Ok(number::short_int(buf))
+        Ok(scan(buf))
     }
 
     /// [`DecodeFormat::read_bool`] past its inline case.
@@ -563,20 +576,14 @@ impl JsonDecoder {
 
     /// [`DecodeFormat::read_f64`] past its inline case: a short number
     /// that ends the input (the inline scan needs a byte after it) is read
-    /// from a padded copy as [`JsonDecoder::short_int`] reads integers;
+    /// from a padded copy ([`JsonDecoder::short_number`]), as integers are;
     /// anything else the general way.
     #[inline(never)]
     fn read_f64_general<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<f64> {
-        if self.pending.is_none() {
-            let b = next_token(r)?;
-            if b == b'-' || b.is_ascii_digit() {
-                let mut tail = [b' '; TAIL];
-                let (buf, _) = number_window(r, &mut tail)?;
-                if let Some(Ok((v, len))) = number::short_f64(buf) {
-                    r.consume(len);
-                    return Ok(v);
-                }
-            }
+        let short = |b: &[u8]| number::short_f64(b).and_then(Result::ok);
+        if let Some((v, len)) = self.short_number(r, short)? {
+            r.consume(len);
+            return Ok(v);
         }
         Ok(self.number_for(r, "f64", false)?.to_f64())
     }
