@@ -588,6 +588,62 @@ impl JsonDecoder {
         Ok(self.number_for(r, "f64", false)?.to_f64())
     }
 
+    /// [`DecodeFormat::read_f32`] past its inline case, as
+    /// [`JsonDecoder::read_f64_general`]; range errors point at the number.
+    #[inline(never)]
+    fn read_f32_general<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<f32> {
+        if let Some((v, len)) = self.short_number(r, number::short_f32)? {
+            r.consume(len);
+            return Ok(v);
+        }
+        self.number_in_range(r, "f32", true, |n| {
+            let v = n.to_f32();
+            if v.is_infinite() {
+                return Err(Error::out_of_range("f32", n.to_f64()));
+            }
+            Ok(v)
+        })
+    }
+
+    /// The one-step float arrays: `[`, `out.len()` numbers that `short`
+    /// reads, with `,` between them, `]`; whitespace between tokens, all in
+    /// the reader's buffer. `false`, with nothing consumed, otherwise.
+    #[inline(always)]
+    fn read_float_array<'de, R: Read<'de>, T>(
+        &mut self,
+        r: &mut R,
+        out: &mut [T],
+        short: impl Fn(&[u8]) -> Option<(T, usize)>,
+    ) -> Result<bool> {
+        if self.pending.is_some() || peek_token(r)? != Some(b'[') {
+            return Ok(false);
+        }
+        let buf = r.fill_buf()?;
+        let mut i = 1;
+        for (k, slot) in out.iter_mut().enumerate() {
+            i = skip_ws_in(buf, i);
+            if k > 0 {
+                if buf.get(i) != Some(&b',') {
+                    return Ok(false);
+                }
+                i = skip_ws_in(buf, i + 1);
+            }
+            match buf.get(i..).and_then(&short) {
+                Some((v, len)) => {
+                    *slot = v;
+                    i += len;
+                }
+                None => return Ok(false),
+            }
+        }
+        i = skip_ws_in(buf, i);
+        if buf.get(i) != Some(&b']') {
+            return Ok(false);
+        }
+        r.consume(i + 1);
+        Ok(true)
+    }
+
     /// [`DecodeFormat::read_u64`] past its inline case.
     #[inline(never)]
     fn read_u64_general<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<u64> {
@@ -1011,33 +1067,14 @@ impl DecodeFormat for JsonDecoder {
     /// `read_f64` takes in its short path (most): the same values.
     #[inline]
     fn read_f64_array<'de, R: Read<'de>>(&mut self, r: &mut R, out: &mut [f64]) -> Result<bool> {
-        if self.pending.is_some() || peek_token(r)? != Some(b'[') {
-            return Ok(false);
-        }
-        let buf = r.fill_buf()?;
-        let mut i = 1;
-        for (k, slot) in out.iter_mut().enumerate() {
-            i = skip_ws_in(buf, i);
-            if k > 0 {
-                if buf.get(i) != Some(&b',') {
-                    return Ok(false);
-                }
-                i = skip_ws_in(buf, i + 1);
-            }
-            match buf.get(i..).and_then(number::short_f64) {
-                Some(Ok((v, len))) => {
-                    *slot = v;
-                    i += len;
-                }
-                _ => return Ok(false),
-            }
-        }
-        i = skip_ws_in(buf, i);
-        if buf.get(i) != Some(&b']') {
-            return Ok(false);
-        }
-        r.consume(i + 1);
-        Ok(true)
+        self.read_float_array(r, out, |b| number::short_f64(b).and_then(Result::ok))
+    }
+
+    /// As `read_f64_array`, each number one that `read_f32` takes in its
+    /// short path.
+    #[inline]
+    fn read_f32_array<'de, R: Read<'de>>(&mut self, r: &mut R, out: &mut [f32]) -> Result<bool> {
+        self.read_float_array(r, out, number::short_f32)
     }
 
     #[inline(always)]
@@ -1123,20 +1160,21 @@ impl DecodeFormat for JsonDecoder {
     }
 
     /// Rounded straight from the decimal text to `f32` (no double rounding);
-    /// numbers beyond the `f32` range are an error.
+    /// numbers beyond the `f32` range are an error. The common case
+    /// ([`number::short_f32`]) inline, the rest out of line.
     #[inline]
     fn read_f32<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<f32> {
-        self.number_in_range(r, "f32", true, |n| {
-            let v = match n {
-                // Parsed ahead by peek_kind at f64 precision.
-                Num::F(f) => f.v as f32,
-                other => other.to_f64() as f32,
-            };
-            if v.is_infinite() {
-                return Err(Error::out_of_range("f32", n.to_f64()));
+        if self.pending.is_none() {
+            let b = next_token(r)?;
+            if b == b'-' || b.is_ascii_digit() {
+                let buf = r.fill_buf()?;
+                if let Some((v, len)) = number::short_f32(buf) {
+                    r.consume(len);
+                    return Ok(v);
+                }
             }
-            Ok(v)
-        })
+        }
+        self.read_f32_general(r)
     }
 
     #[inline]

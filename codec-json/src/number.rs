@@ -16,9 +16,6 @@ const POW10_F64: [f64; 23] = [
     1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
 ];
 
-/// Exact powers of ten representable in an `f32`.
-const POW10_F32: [f32; 11] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10];
-
 /// A parsed JSON number.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) enum Num {
@@ -153,6 +150,25 @@ impl Num {
             Num::Big { v, .. } => v,
         }
     }
+
+    /// As `f32`, rounded once: an integer from its exact value (through
+    /// `f64` one beyond 2^53 could round twice); a float's `v`, which is
+    /// already at `f32` precision when parsed for an `f32`.
+    #[inline]
+    pub fn to_f32(self) -> f32 {
+        match self {
+            Num::U(v) => v as f32,
+            Num::I(v) => v as f32,
+            Num::F(f) => f.v as f32,
+            Num::Big {
+                mag: Some(m), neg, ..
+            } => {
+                let v = m as f32;
+                if neg { -v } else { v }
+            }
+            Num::Big { v, .. } => v as f32,
+        }
+    }
 }
 
 impl Float {
@@ -270,6 +286,23 @@ pub(crate) fn short_f64(b: &[u8]) -> Option<Result<(f64, usize)>> {
         return Some(Ok((if s.neg { -m } else { m } as f64, s.len)));
     }
     Some(float64(&b[..s.len], s.mant, s.exp10, false, s.neg).map(|v| (v, s.len)))
+}
+
+/// [`parse`] for an `f32` target, in the common case: the value, rounded
+/// once from the decimal text, and the length. `None`: use [`parse`]
+/// (which also words the errors, such as a value beyond the `f32` range).
+#[inline(always)]
+pub(crate) fn short_f32(b: &[u8]) -> Option<(f32, usize)> {
+    let s = scan_short::<true>(b)?;
+    let v = if !s.is_float {
+        // One rounding, from the integer itself; "-0" is 0.0 as `short_f64`'s.
+        let m = s.mant as i128;
+        (if s.neg { -m } else { m }) as f32
+    } else {
+        let v = float32_fast(s.mant, s.exp10)?;
+        if s.neg { -v } else { v }
+    };
+    Some((v, s.len))
 }
 
 /// [`parse`] for an integer target, in the common case: sign, magnitude
@@ -935,13 +968,7 @@ fn eisel_lemire(mant: u64, exp10: i32, truncated: bool, fmt: lemire::Format) -> 
 }
 
 fn float32(text: &[u8], mant: u64, exp10: i32, overflow: bool, neg: bool) -> Result<f64> {
-    if !overflow && mant <= 1 << 24 && (-10..=10).contains(&exp10) {
-        let m = mant as f32;
-        let v = if exp10 >= 0 {
-            m * POW10_F32[exp10 as usize]
-        } else {
-            m / POW10_F32[(-exp10) as usize]
-        };
+    if !overflow && let Some(v) = float32_fast(mant, exp10) {
         return Ok(if neg { -v } else { v } as f64);
     }
     let v = match eisel_lemire(mant, exp10, overflow, lemire::F32) {
@@ -953,6 +980,33 @@ fn float32(text: &[u8], mant: u64, exp10: i32, overflow: bool, neg: bool) -> Res
     } else {
         Err(Error::out_of_range("f32", String::from_utf8_lossy(text)))
     }
+}
+
+/// `mant × 10^exp10` rounded to `f32` by way of Clinger's fast path at
+/// `f64` precision; `None` past the fast path's bounds, and where rounding
+/// twice could differ from rounding once. Within the bounds (`mant` at most
+/// 2^53, `|exp10|` at most 22) a nonzero value lies between 1e-22 and 1e38:
+/// inside the normal `f32` range, so no subnormal and no overflow.
+///
+/// Rounding to nearest is monotonic, and every `f32` midpoint (25
+/// significant bits) is an `f64`: so the correctly rounded `f64` lies in
+/// the same closed interval between two neighbouring `f32` midpoints as
+/// the exact value, and narrows to the same `f32` unless it is one of
+/// those midpoints itself. That case (the `f64`'s 29 low mantissa bits
+/// are `1` then 28 zeros) is left to the exact path.
+#[inline(always)]
+fn float32_fast(mant: u64, exp10: i32) -> Option<f32> {
+    if mant > 1 << 53 || !(-22..=22).contains(&exp10) {
+        return None;
+    }
+    let m = mant as f64;
+    let d = if exp10 >= 0 {
+        m * POW10_F64[exp10 as usize]
+    } else {
+        m / POW10_F64[(-exp10) as usize]
+    };
+    let midpoint = d.to_bits() & 0x1FFF_FFFF == 0x1000_0000;
+    (!midpoint).then_some(d as f32)
 }
 
 #[cold]
@@ -1682,16 +1736,16 @@ mod tests {
     }
 
     /// Our parse of `s` as a whole JSON number, as f64 and f32.
-    fn ours(s: &str) -> (Result<f64>, Result<f64>) {
+    fn ours(s: &str) -> (Result<f64>, Result<f32>) {
         let one = |f32| match parse(s.as_bytes(), true, f32) {
             Ok(Parsed::Done(n, len)) => {
                 assert_eq!(len, s.len(), "{s}");
-                Ok(n.to_f64())
+                Ok(n)
             }
             Ok(Parsed::NeedMore) => panic!("need more: {s}"),
             Err(e) => Err(e),
         };
-        (one(false), one(true))
+        (one(false).map(Num::to_f64), one(true).map(Num::to_f32))
     }
 
     /// Checks `s` against the standard library (correctly rounded), for
@@ -1711,10 +1765,64 @@ mod tests {
             assert!(a.is_err(), "f64 {s}");
         }
         if want32.is_finite() {
-            assert_eq!((b.unwrap() as f32).to_bits(), want32.to_bits(), "f32 {s}");
+            assert_eq!(b.unwrap().to_bits(), want32.to_bits(), "f32 {s}");
         } else {
-            assert!(b.is_err(), "f32 {s}");
+            assert!(b.is_err() || b.unwrap().is_infinite(), "f32 {s}");
         }
+        // The short path, where it answers, answers the same (the number
+        // must end inside the buffer: a space follows).
+        let padded = format!("{s} ");
+        if let Some((v, len)) = short_f32(padded.as_bytes()) {
+            assert_eq!(len, s.len(), "{s}");
+            assert_eq!(v.to_bits(), want32.to_bits(), "short f32 {s}");
+        }
+    }
+
+    /// Texts of at most 16 digits next to the midpoints between
+    /// neighbouring `f32`s: the `f64` of many is the midpoint itself, where
+    /// narrowing it would round a second time, toward the even neighbour.
+    /// The fast path must leave those, and every answer must be the
+    /// correctly rounded one.
+    #[test]
+    fn f32_fast_path_leaves_double_rounding_midpoints() {
+        let mut rng = SplitMix(0xf32);
+        let (mut left, mut wrong_if_narrowed) = (0, 0);
+        for _ in 0..100_000 {
+            // f32s from about 1e-7 to 1e7: with 15 or 16 digits, the
+            // exponent stays inside the fast path's bounds.
+            let v = f32::from_bits(0x3400_0000 + (rng.next() % 0x1700_0000) as u32);
+            let next = f32::from_bits(v.to_bits() + 1);
+            let mid = (f64::from(v) + f64::from(next)) / 2.0;
+            for digits in [14, 15] {
+                let text = format!("{mid:.digits$e}");
+                check_float(&text);
+                let Some(s) = scan_short::<true>(format!("{text} ").as_bytes()) else {
+                    continue;
+                };
+                let in_bounds = s.mant <= 1 << 53 && (-22..=22).contains(&s.exp10);
+                if in_bounds && float32_fast(s.mant, s.exp10).is_none() {
+                    left += 1;
+                    let want: f32 = text.parse().unwrap();
+                    wrong_if_narrowed += usize::from((mid as f32) != want);
+                }
+            }
+        }
+        assert!(left > 1000, "midpoints left to the exact path: {left}");
+        assert!(
+            wrong_if_narrowed > 100,
+            "double roundings avoided: {wrong_if_narrowed}"
+        );
+    }
+
+    #[test]
+    fn integers_round_to_f32_once() {
+        // 2^53 + 2^29 + 1: through f64 it becomes 2^53 + 2^29, an f32
+        // midpoint, which rounds to even (2^53); rounded once it is 2^53 + 2^30.
+        for s in ["9007199791611905", "-9007199791611905"] {
+            check_float(s);
+        }
+        let (_, v) = ours("9007199791611905");
+        assert_eq!(v.unwrap(), 9007200328482816.0);
     }
 
     #[test]
