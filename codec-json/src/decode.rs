@@ -506,6 +506,27 @@ impl JsonDecoder {
         self.short_number(r, number::short_int)
     }
 
+    /// What `scan` makes of the number next (not consumed), scanned in
+    /// the reader's buffer as it stands: the float readers' inline case.
+    /// `None` when no number is next, when one was read ahead, or when
+    /// `scan` leaves it to the general path ([`JsonDecoder::short_number`]
+    /// also takes a number that ends the input).
+    #[inline(always)]
+    fn number_in_buffer<'de, R: Read<'de>, T>(
+        &mut self,
+        r: &mut R,
+        scan: impl FnOnce(&[u8]) -> Option<T>,
+    ) -> Result<Option<T>> {
+        if self.pending.is_some() {
+            return Ok(None);
+        }
+        let b = next_token(r)?;
+        if b != b'-' && !b.is_ascii_digit() {
+            return Ok(None);
+        }
+        Ok(scan(r.fill_buf()?))
+    }
+
     /// What `scan` makes of the number next (not consumed), scanned where
     /// [`number_window`] puts it: in the buffer, or in a padded copy when
     /// it ends the input. `None` when no number is next, when one was read
@@ -1145,16 +1166,10 @@ impl DecodeFormat for JsonDecoder {
 
     #[inline]
     fn read_f64<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<f64> {
-        if self.pending.is_none() {
-            let b = next_token(r)?;
-            if b == b'-' || b.is_ascii_digit() {
-                let buf = r.fill_buf()?;
-                if let Some(res) = number::short_f64(buf) {
-                    let (v, len) = res?;
-                    r.consume(len);
-                    return Ok(v);
-                }
-            }
+        if let Some(res) = self.number_in_buffer(r, number::short_f64)? {
+            let (v, len) = res?;
+            r.consume(len);
+            return Ok(v);
         }
         self.read_f64_general(r)
     }
@@ -1164,15 +1179,9 @@ impl DecodeFormat for JsonDecoder {
     /// ([`number::short_f32`]) inline, the rest out of line.
     #[inline]
     fn read_f32<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<f32> {
-        if self.pending.is_none() {
-            let b = next_token(r)?;
-            if b == b'-' || b.is_ascii_digit() {
-                let buf = r.fill_buf()?;
-                if let Some((v, len)) = number::short_f32(buf) {
-                    r.consume(len);
-                    return Ok(v);
-                }
-            }
+        if let Some((v, len)) = self.number_in_buffer(r, number::short_f32)? {
+            r.consume(len);
+            return Ok(v);
         }
         self.read_f32_general(r)
     }

@@ -153,7 +153,8 @@ impl Num {
 
     /// As `f32`, rounded once: an integer from its exact value (through
     /// `f64` one beyond 2^53 could round twice); a float's `v`, which is
-    /// already at `f32` precision when parsed for an `f32`.
+    /// already at `f32` precision when parsed for an `f32` (one read ahead
+    /// by `peek_kind` was parsed at `f64` precision and is narrowed).
     #[inline]
     pub fn to_f32(self) -> f32 {
         match self {
