@@ -506,6 +506,17 @@ impl JsonDecoder {
         self.short_number(r, number::short_int)
     }
 
+    /// Whether a number starts at the next token (whitespace skipped),
+    /// none having been read ahead.
+    #[inline(always)]
+    fn number_next<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<bool> {
+        if self.pending.is_some() {
+            return Ok(false);
+        }
+        let b = next_token(r)?;
+        Ok(b == b'-' || b.is_ascii_digit())
+    }
+
     /// What `scan` makes of the number next (not consumed), scanned in
     /// the reader's buffer as it stands: the float readers' inline case.
     /// `None` when no number is next, when one was read ahead, or when
@@ -517,11 +528,7 @@ impl JsonDecoder {
         r: &mut R,
         scan: impl FnOnce(&[u8]) -> Option<T>,
     ) -> Result<Option<T>> {
-        if self.pending.is_some() {
-            return Ok(None);
-        }
-        let b = next_token(r)?;
-        if b != b'-' && !b.is_ascii_digit() {
+        if !self.number_next(r)? {
             return Ok(None);
         }
         Ok(scan(r.fill_buf()?))
@@ -537,11 +544,7 @@ impl JsonDecoder {
         r: &mut R,
         scan: impl FnOnce(&[u8]) -> Option<T>,
     ) -> Result<Option<T>> {
-        if self.pending.is_some() {
-            return Ok(None);
-        }
-        let b = next_token(r)?;
-        if b != b'-' && !b.is_ascii_digit() {
+        if !self.number_next(r)? {
             return Ok(None);
         }
         let mut tail = [b' '; TAIL];
