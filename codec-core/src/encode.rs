@@ -46,6 +46,22 @@ pub trait Encode {
         e.encode_array_items(items)
     }
 
+    /// Writes a slice of rows `[Self; N]` (points, vectors, small matrices:
+    /// what `Vec<[Self; N]>` encodes as). The default writes an array of
+    /// arrays, each row through [`Encode::encode_slice`]; `f64` and `f32`
+    /// hand the rows to the format driver in one call.
+    #[doc(hidden)]
+    #[inline]
+    fn encode_rows<W: Write, F: EncodeFormat, const N: usize>(
+        rows: &[[Self; N]],
+        e: &mut Encoder<W, F>,
+    ) -> Result<()>
+    where
+        Self: Sized,
+    {
+        e.encode_array_items(rows)
+    }
+
     /// How this value orders as a map key under `canonical`.
     #[doc(hidden)]
     #[inline]
@@ -313,6 +329,22 @@ impl<W: Write, F: EncodeFormat> Encoder<W, F> {
     #[inline]
     pub fn encode_f32_array(&mut self, items: &[f32]) -> Result<()> {
         self.f.write_f32_array(&mut self.w, items)
+    }
+
+    /// Writes an array of rows of `f64`s (what `Vec<[f64; N]>` and
+    /// `&[[f64; N]]` encode as): the same bytes as
+    /// [`Encoder::encode_array_items`] over the rows, in one call to the
+    /// format driver.
+    #[inline]
+    pub fn encode_f64_rows<const N: usize>(&mut self, rows: &[[f64; N]]) -> Result<()> {
+        self.f.write_f64_rows(&mut self.w, rows)
+    }
+
+    /// Writes an array of rows of `f32`s, as [`Encoder::encode_f64_rows`]
+    /// does `f64`s.
+    #[inline]
+    pub fn encode_f32_rows<const N: usize>(&mut self, rows: &[[f32; N]]) -> Result<()> {
+        self.f.write_f32_rows(&mut self.w, rows)
     }
 
     /// Writes an array of `items`, each with its own [`Encode`].

@@ -284,6 +284,33 @@ pub trait EncodeFormat: Sized {
         write_array_each(self, w, items, Self::write_f32)
     }
 
+    /// Writes an array of rows of `f64`s (a `Vec<[f64; N]>`): the same
+    /// bytes as [`write_array_start`](Self::write_array_start),
+    /// [`write_array_elem`](Self::write_array_elem) and
+    /// [`write_f64_array`](Self::write_f64_array) per row, and
+    /// [`write_array_end`](Self::write_array_end), which the default calls;
+    /// a format can write them in one loop (JSON: a float's text is copied
+    /// out only once the next one is formatted, across rows).
+    #[inline]
+    fn write_f64_rows<W: Write, const N: usize>(
+        &mut self,
+        w: &mut W,
+        rows: &[[f64; N]],
+    ) -> Result<()> {
+        write_rows_each(self, w, rows, Self::write_f64_array)
+    }
+
+    /// Writes an array of rows of `f32`s, as
+    /// [`write_f64_rows`](Self::write_f64_rows) does `f64`s.
+    #[inline]
+    fn write_f32_rows<W: Write, const N: usize>(
+        &mut self,
+        w: &mut W,
+        rows: &[[f32; N]],
+    ) -> Result<()> {
+        write_rows_each(self, w, rows, Self::write_f32_array)
+    }
+
     /// Starts a map of `len` entries.
     fn write_map_start<W: Write>(&mut self, w: &mut W, len: usize) -> Result<()>;
     /// Called before the key of entry `index`.
@@ -738,6 +765,26 @@ pub fn write_array_each<F: EncodeFormat, W: Write, T: Copy>(
         write(f, w, v)?;
     }
     f.write_array_end(w, items.len())
+}
+
+/// Writes `rows` as an array of arrays: `write_array_start`, then
+/// `write_array_elem` and `write` (a driver's `write_f64_array` or
+/// `write_f32_array`) per row, then `write_array_end`. The default of
+/// [`EncodeFormat::write_f64_rows`] and `write_f32_rows`, for a driver that
+/// overrides them to call where its own loop does not apply.
+#[inline(always)]
+pub fn write_rows_each<F: EncodeFormat, W: Write, T, const N: usize>(
+    f: &mut F,
+    w: &mut W,
+    rows: &[[T; N]],
+    write: fn(&mut F, &mut W, &[T]) -> Result<()>,
+) -> Result<()> {
+    f.write_array_start(w, rows.len())?;
+    for (i, row) in rows.iter().enumerate() {
+        f.write_array_elem(w, i)?;
+        write(f, w, row)?;
+    }
+    f.write_array_end(w, rows.len())
 }
 
 /// A struct field name known at compile time, with what a text format needs

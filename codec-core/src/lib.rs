@@ -68,7 +68,7 @@ pub use error::{Error, ErrorKind, Found, PathSegment, Result};
 pub use ext::{BytesExt, InterfaceExt};
 pub use format::{
     DecodeFormat, EncodeFormat, ExtStyle, FieldName, KeyHint, KeyStep, Kind, Seq,
-    float_array_in_buffer, hint_in_buffer, key_in_buffer, write_array_each,
+    float_array_in_buffer, hint_in_buffer, key_in_buffer, write_array_each, write_rows_each,
 };
 pub use handle::{Handle, encode_into, from_reader, from_slice, to_vec, to_writer};
 pub use options::{DecodeOptions, EncodeOptions, Options, ValueMaps};

@@ -4,6 +4,7 @@ use crate::number::{F32_INT_LIMIT, F64_INT_LIMIT, fixed_as_is, format_float};
 use crate::{IntegerAsString, base64, digits};
 use codec_core::{
     EncodeFormat, Error, FieldName, Result, Time, Write, copy_short, write_array_each,
+    write_rows_each,
 };
 
 /// Go's zero `time.Time` (0001-01-01T00:00:00Z) in Unix seconds: written as `null`.
@@ -238,6 +239,79 @@ impl JsonEncoder {
         self.end_value(w)
     }
 
+    /// An array of rows of floats (`Vec<[f64; 2]>`, a ring of points) in
+    /// one loop, without indentation: the bytes of `write_float_array` per
+    /// row, with `[`, `,` and `]` around them.
+    ///
+    /// The rows are one run of floats: each text is copied out only once
+    /// the next one, in the same row or the next, has been formatted into
+    /// the other buffer (see `write_float_array`). The texts are laid out in
+    /// blocks of the sink's own buffer ([`Write::write_fill`]), so that it
+    /// checks its capacity once per block, not once per float. A text
+    /// formatted but not yet laid out when a block fills up is carried over
+    /// to the next in a buffer of its own.
+    #[inline(always)]
+    fn write_float_rows<W: Write, T: Copy, P, const N: usize>(
+        &mut self,
+        w: &mut W,
+        rows: &[[T; N]],
+        piece: P,
+        each: fn(&mut Self, &mut W, &[T]) -> Result<()>,
+    ) -> Result<()>
+    where
+        P: for<'b> Fn(&'b mut zmij::Buffer, T) -> FloatText<'b>,
+    {
+        let flat = rows.as_flattened();
+        let Some(&first) = flat.first() else {
+            // No rows, or empty ones: `[]`, `[[],[]]`.
+            return write_rows_each(self, w, rows, each);
+        };
+        if self.indent != 0 {
+            return write_rows_each(self, w, rows, each);
+        }
+        if self.key {
+            return Err(Self::bad_key("an array"));
+        }
+        w.write_byte(b'[')?;
+        // Item `k`'s text, laid out by the next block.
+        let mut carry = [0u8; 48];
+        let mut carry_len = piece(&mut zmij::Buffer::new(), first).put(&mut carry);
+        let mut k = 0;
+        while k < flat.len() {
+            w.write_fill::<ROWS_BLOCK>(
+                #[inline(always)]
+                |block| {
+                    let held = carry;
+                    let mut pending = FloatText::Ready(&held[..carry_len.min(48)]);
+                    let (mut a, mut b) = (zmij::Buffer::new(), zmij::Buffer::new());
+                    let mut at = 0;
+                    // Unrolled by two, so that each buffer has its own borrow.
+                    loop {
+                        if at > ROWS_BLOCK - ROW_ITEM_ROOM {
+                            carry_len = pending.put(&mut carry);
+                            return at;
+                        }
+                        let next = flat.get(k + 1).map(|&v| piece(&mut b, v));
+                        at = put_row_item::<N>(block, at, k, flat.len(), pending);
+                        k += 1;
+                        let Some(next) = next else { return at };
+                        if at > ROWS_BLOCK - ROW_ITEM_ROOM {
+                            carry_len = next.put(&mut carry);
+                            return at;
+                        }
+                        let after = flat.get(k + 1).map(|&v| piece(&mut a, v));
+                        at = put_row_item::<N>(block, at, k, flat.len(), next);
+                        k += 1;
+                        let Some(after) = after else { return at };
+                        pending = after;
+                    }
+                },
+            )?;
+        }
+        w.write_byte(b']')?;
+        self.end_value(w)
+    }
+
     /// NaN and infinities are written as null (ugorji; encoding/json errors).
     #[cold]
     fn write_non_finite<W: Write>(&mut self, w: &mut W) -> Result<()> {
@@ -303,6 +377,44 @@ fn put_after(block: &mut [u8; 112], at: usize, sep: u8, text: FloatText<'_>) -> 
     match slot.first_chunk_mut::<48>() {
         Some(slot) => at + 1 + text.put(slot),
         None => at + 1,
+    }
+}
+
+/// The block `write_float_rows` lays texts out in.
+const ROWS_BLOCK: usize = 1024;
+/// The room an item of a row takes at most: `[`, and a 48-byte slot for its
+/// text (at most 32 bytes) and the `],` after it.
+const ROW_ITEM_ROOM: usize = 49;
+
+/// Lays out item `k` of `total` of a run of rows of `N` floats at
+/// `block[at..]`, which has [`ROW_ITEM_ROOM`] bytes: `[` before a row's
+/// first item, then its text, then `,` within a row, `],` after a row, `]`
+/// after the last. Returns where the next item goes.
+#[inline(always)]
+fn put_row_item<const N: usize>(
+    block: &mut [u8; ROWS_BLOCK],
+    mut at: usize,
+    k: usize,
+    total: usize,
+    text: FloatText<'_>,
+) -> usize {
+    let column = k % N;
+    if column == 0 {
+        block[at] = b'[';
+        at += 1;
+    }
+    let Some(slot) = block[at..].first_chunk_mut::<48>() else {
+        // Not reached: the caller leaves ROW_ITEM_ROOM bytes.
+        return at;
+    };
+    let n = text.put(slot);
+    if column == N - 1 {
+        slot[n] = b']';
+        slot[n + 1] = b',';
+        at + n + 1 + usize::from(k + 1 < total)
+    } else {
+        slot[n] = b',';
+        at + n + 1
     }
 }
 
@@ -615,6 +727,24 @@ impl EncodeFormat for JsonEncoder {
             return write_array_each(self, w, items, Self::write_f32);
         }
         self.write_float_array(w, items, f32_item)
+    }
+
+    /// `[`, the rows as `write_f64_array` writes them, `,` between, `]`.
+    fn write_f64_rows<W: Write, const N: usize>(
+        &mut self,
+        w: &mut W,
+        rows: &[[f64; N]],
+    ) -> Result<()> {
+        self.write_float_rows(w, rows, f64_item, Self::write_f64_array)
+    }
+
+    /// As `write_f64_rows`.
+    fn write_f32_rows<W: Write, const N: usize>(
+        &mut self,
+        w: &mut W,
+        rows: &[[f32; N]],
+    ) -> Result<()> {
+        self.write_float_rows(w, rows, f32_item, Self::write_f32_array)
     }
 
     /// A short string that needs no escaping (most keys and many values)

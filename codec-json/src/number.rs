@@ -1057,6 +1057,11 @@ pub(crate) fn format_float(shortest: &str, abs: f64, int_limit: f64, out: &mut [
 /// it needs re-laying out.
 #[inline(always)]
 pub(crate) fn fixed_as_is(s: &[u8], abs: f64, int_limit: f64) -> Option<usize> {
+    // Most values: no exponent, and not integral from int_limit up, so the
+    // text is as it stands (one range check, int_limit being a constant).
+    if abs >= PLAIN_WINDOW.start && abs < int_limit.min(PLAIN_WINDOW.end) {
+        return Some(s.len());
+    }
     if !PLAIN_WINDOW.contains(&abs) && (!(1e-6..1e21).contains(&abs) || has_exponent(s)) {
         return None;
     }

@@ -171,6 +171,62 @@ fn float_arrays_write_the_item_by_item_bytes() {
     }
 }
 
+/// Rows of `N` floats (`Vec<[f64; N]>`) go to the driver in one call
+/// (`write_f64_rows`); JSON lays them out in blocks, carrying a text over
+/// from one block to the next. The bytes are the item-by-item ones for
+/// every width (0 included), every handle and layout, into a `Vec` and
+/// through `to_writer`, for runs long enough to cross many blocks at
+/// every kind of item.
+fn rows_match<const N: usize>(h: &AnyHandle, name: &str, xs: &[f64], ys: &[f32]) {
+    let f64_rows: Vec<[f64; N]> = (0..xs.len() + 7)
+        .map(|i| std::array::from_fn(|j| xs[(i * N + j) % xs.len()]))
+        .collect();
+    let f32_rows: Vec<[f32; N]> = (0..ys.len() + 7)
+        .map(|i| std::array::from_fn(|j| ys[(i * 3 + j) % ys.len()]))
+        .collect();
+    for n in [0, 1, 2, 3, f64_rows.len()] {
+        let rows = &f64_rows[..n];
+        let want = h
+            .to_vec(&Value::Array(
+                rows.iter().map(|r| as_values(r, Value::F64)).collect(),
+            ))
+            .unwrap();
+        assert_eq!(h.to_vec(rows).unwrap(), want, "{name} [[f64; {N}]] {n}");
+        let mut out = Vec::new();
+        h.to_writer(rows, &mut out).unwrap();
+        assert_eq!(out, want, "{name} [[f64; {N}]] {n} to_writer");
+
+        let rows = &f32_rows[..n.min(f32_rows.len())];
+        let want = h
+            .to_vec(&Value::Array(
+                rows.iter().map(|r| as_values(r, Value::F32)).collect(),
+            ))
+            .unwrap();
+        assert_eq!(h.to_vec(rows).unwrap(), want, "{name} [[f32; {N}]] {n}");
+        let mut out = Vec::new();
+        h.to_writer(rows, &mut out).unwrap();
+        assert_eq!(out, want, "{name} [[f32; {N}]] {n} to_writer");
+    }
+}
+
+#[test]
+fn float_rows_write_the_item_by_item_bytes() {
+    let (xs, ys) = (f64s(), f32s());
+    // Long texts only (17 significant digits and a sign): the blocks fill
+    // up at other offsets than with the mixed samples.
+    let long: Vec<f64> = (1..=300).map(|i| -1.0 / (i as f64 * 7.0 + 3.0)).collect();
+    for h in handles() {
+        let name = format!("{h:?}");
+        rows_match::<0>(&h, &name, &xs, &ys);
+        rows_match::<1>(&h, &name, &xs, &ys);
+        rows_match::<2>(&h, &name, &xs, &ys);
+        rows_match::<3>(&h, &name, &xs, &ys);
+        rows_match::<5>(&h, &name, &xs, &ys);
+        rows_match::<2>(&h, &name, &long, &ys);
+        rows_match::<3>(&h, &name, &long, &ys);
+    }
+}
+
 /// Finite values come back bit for bit; `-0.0` is left out because Binc
 /// has one float zero for both signs (spec/binc.md, byte `06`).
 #[test]

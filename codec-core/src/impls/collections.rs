@@ -51,6 +51,14 @@ impl<T: Encode, const N: usize> Encode for [T; N] {
     fn encode<W: Write, F: EncodeFormat>(&self, e: &mut Encoder<W, F>) -> Result<()> {
         T::encode_slice(self, e)
     }
+    /// Rows of `T` (`Vec<[T; N]>`): as `T` writes them ([`Encode::encode_rows`]).
+    #[inline]
+    fn encode_slice<W: Write, F: EncodeFormat>(items: &[Self], e: &mut Encoder<W, F>) -> Result<()>
+    where
+        Self: Sized,
+    {
+        T::encode_rows(items, e)
+    }
     /// Empty when every item is empty (Go: an all-zero array).
     #[inline]
     fn is_empty_value(&self) -> bool {

@@ -258,6 +258,14 @@ impl Encode for f32 {
     ) -> Result<()> {
         e.encode_f32_array(items)
     }
+    /// Rows of floats (`Vec<[f32; N]>`) are written in one driver call.
+    #[inline]
+    fn encode_rows<W: Write, F: EncodeFormat, const N: usize>(
+        rows: &[[Self; N]],
+        e: &mut Encoder<W, F>,
+    ) -> Result<()> {
+        e.encode_f32_rows(rows)
+    }
     /// Only `+0.0` is empty (as in Go, where emptiness is all-zero memory).
     #[inline]
     fn is_empty_value(&self) -> bool {
@@ -297,6 +305,14 @@ impl Encode for f64 {
         e: &mut Encoder<W, F>,
     ) -> Result<()> {
         e.encode_f64_array(items)
+    }
+    /// Rows of floats (`Vec<[f64; N]>`) are written in one driver call.
+    #[inline]
+    fn encode_rows<W: Write, F: EncodeFormat, const N: usize>(
+        rows: &[[Self; N]],
+        e: &mut Encoder<W, F>,
+    ) -> Result<()> {
+        e.encode_f64_rows(rows)
     }
     /// Only `+0.0` is empty (as in Go, where emptiness is all-zero memory).
     #[inline]
