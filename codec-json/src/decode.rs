@@ -7,7 +7,7 @@ use crate::number::{self, Grammar, Num, NumPart, Parsed};
 use crate::scan::{find_non_ws, find_string_stop, find_string_stop_ascii, is_ws};
 use codec_core::{
     DecodeFormat, Error, ErrorKind, Found, KeyHint, KeyStep, Kind, Read, Reference, Result, Seq,
-    Text, Time, Value,
+    Text, Time, Value, copy_short,
 };
 
 /// The longest number gathered across reader buffers ("number too long" past it).
@@ -30,7 +30,8 @@ fn number_window<'a, 'de, R: Read<'de>>(
 ) -> Result<(&'a [u8], bool)> {
     let held = r.fill_buf()?.len();
     if held < TAIL && r.remaining_hint() == Some(held) {
-        tail[..held].copy_from_slice(r.fill_buf()?);
+        // Inline for up to 32 bytes, where `copy_from_slice` calls `memcpy`.
+        copy_short(tail, r.fill_buf()?);
         return Ok((&tail[..], true));
     }
     Ok((r.fill_buf()?, false))
