@@ -507,6 +507,22 @@ impl JsonDecoder {
         self.short_number(r, number::short_int)
     }
 
+    /// A plain integer that is the rest of the input (a document that is
+    /// one integer, from a slice), where the inline case needs a byte after
+    /// it: read to the end in place ([`number::plain_int_to_end`]), not
+    /// consumed. `None` otherwise.
+    #[inline(always)]
+    fn int_to_end<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<Option<(bool, u64, usize)>> {
+        if self.pending.is_some() {
+            return Ok(None);
+        }
+        let held = r.fill_buf()?.len();
+        if r.remaining_hint() != Some(held) {
+            return Ok(None);
+        }
+        Ok(number::plain_int_to_end(r.fill_buf()?))
+    }
+
     /// Whether a number starts at the next token (whitespace skipped),
     /// none having been read ahead.
     #[inline(always)]
@@ -590,6 +606,12 @@ impl JsonDecoder {
     /// [`DecodeFormat::read_i64`] past its inline case.
     #[inline(never)]
     fn read_i64_general<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<i64> {
+        if let Some((neg, mag, len)) = self.int_to_end(r)?
+            && let Some(v) = signed(neg, mag)
+        {
+            r.consume(len);
+            return Ok(v);
+        }
         if let Some((neg, mag, len)) = self.short_int(r)?
             && let Some(v) = signed(neg, mag)
         {
@@ -672,6 +694,10 @@ impl JsonDecoder {
     /// [`DecodeFormat::read_u64`] past its inline case.
     #[inline(never)]
     fn read_u64_general<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<u64> {
+        if let Some((false, v, len)) = self.int_to_end(r)? {
+            r.consume(len);
+            return Ok(v);
+        }
         if let Some((neg, mag, len)) = self.short_int(r)?
             && (!neg || mag == 0)
         {

@@ -315,7 +315,7 @@ pub(crate) fn short_int(b: &[u8]) -> Option<(bool, u64, usize)> {
     match scan_short::<false>(b) {
         Some(s) if !s.is_float => Some((s.neg, s.mant, s.len)),
         Some(_) => None,
-        None => twenty_digits(b),
+        None => twenty_digits::<false>(b),
     }
 }
 
@@ -325,11 +325,16 @@ pub(crate) fn short_int(b: &[u8]) -> Option<(bool, u64, usize)> {
 /// as [`scan_short`]'s numbers are: its magnitude and length. Without this
 /// they took the general parser, at ten times the cost. `None` for
 /// anything else (the general parser reads it, or says what is wrong).
+///
+/// With `AT_END`, the end of `b` may follow the digits.
 #[inline(never)]
-fn twenty_digits(b: &[u8]) -> Option<(bool, u64, usize)> {
+fn twenty_digits<const AT_END: bool>(b: &[u8]) -> Option<(bool, u64, usize)> {
     let (digits, rest) = b.split_first_chunk::<20>()?;
-    let c = *rest.first()?;
-    if digits[0] == b'0' || c.is_ascii_digit() || c == b'.' || c | 0x20 == b'e' {
+    let ended = match rest.first() {
+        Some(&c) => !(c.is_ascii_digit() || c == b'.' || c | 0x20 == b'e'),
+        None => AT_END,
+    };
+    if digits[0] == b'0' || !ended {
         return None;
     }
     // Three words of eight digits: bytes 0..8, 8..16 and 12..20 (the last
@@ -357,6 +362,20 @@ fn twenty_digits(b: &[u8]) -> Option<(bool, u64, usize)> {
 /// id or count costs no call.
 #[inline(always)]
 pub(crate) fn plain_int(b: &[u8]) -> Option<(bool, u64, usize)> {
+    plain_int_ended::<false>(b)
+}
+
+/// [`plain_int`] for the rest of the input, where its end also ends the
+/// integer (a document that is one integer, from a slice): no padded copy.
+/// Also takes a `u64` of 20 digits, as [`short_int`] does.
+#[inline]
+pub(crate) fn plain_int_to_end(rest: &[u8]) -> Option<(bool, u64, usize)> {
+    plain_int_ended::<true>(rest).or_else(|| twenty_digits::<true>(rest))
+}
+
+/// [`plain_int`], and with `AT_END` the end of `b` may follow the integer.
+#[inline(always)]
+fn plain_int_ended<const AT_END: bool>(b: &[u8]) -> Option<(bool, u64, usize)> {
     let neg = *b.first()? == b'-';
     let start = usize::from(neg);
     let mut mant = u64::from(b.get(start)?.wrapping_sub(b'0'));
@@ -371,11 +390,11 @@ pub(crate) fn plain_int(b: &[u8]) -> Option<(bool, u64, usize)> {
             return None;
         }
     }
-    let c = *b.get(i)?;
-    if c == b'.' || c | 0x20 == b'e' {
-        return None;
+    match b.get(i) {
+        Some(&c) if c == b'.' || c | 0x20 == b'e' => None,
+        None if !AT_END => None,
+        _ => Some((neg, mant, i)),
     }
-    Some((neg, mant, i))
 }
 
 /// [`parse`] for a dynamic value ([`codec_core::Value`]) in the common case
@@ -392,7 +411,7 @@ pub(crate) fn short_value(b: &[u8], signed: bool) -> Option<Result<(codec_core::
     // the three single steps before its eight-at-a-time run.
     let Some(s) = scan_short::<true>(b) else {
         // Past `i64::MAX`: `Uint` whether or not `signed` asks.
-        return twenty_digits(b).map(|(_, v, len)| Ok((Value::Uint(v), len)));
+        return twenty_digits::<false>(b).map(|(_, v, len)| Ok((Value::Uint(v), len)));
     };
     let v = if s.is_float {
         match float64(&b[..s.len], s.mant, s.exp10, false, s.neg) {
@@ -1586,6 +1605,49 @@ mod tests {
                     }
                 }
             }
+        }
+        // To the end of the input: the end ends the integer.
+        for (text, want) in [
+            (&b"0"[..], Some((false, 0, 1))),
+            (b"-0", Some((true, 0, 2))),
+            (b"7", Some((false, 7, 1))),
+            (b"-12345", Some((true, 12345, 6))),
+            (
+                b"9999999999999999999",
+                Some((false, 9_999_999_999_999_999_999, 19)),
+            ),
+            (
+                b"12345678901234567890",
+                Some((false, 12_345_678_901_234_567_890, 20)),
+            ),
+            (b"18446744073709551615", Some((false, u64::MAX, 20))),
+            (b"18446744073709551616", None),
+            (b"123456789012345678901", None),
+            (b"1234567890123456789.0", None),
+            (b"01", Some((false, 0, 1))),
+            (b"1.", None),
+            (b"1e", None),
+            (b"-", None),
+            (b"", None),
+            (b" 1", None),
+        ] {
+            assert_eq!(
+                plain_int_to_end(text),
+                want,
+                "{:?}",
+                String::from_utf8_lossy(text)
+            );
+            if text.is_empty() {
+                continue;
+            }
+            // With a byte after it, as the short scan reads it.
+            let ended = [text, b","].concat();
+            assert_eq!(
+                short_int(&ended),
+                want,
+                "{:?}",
+                String::from_utf8_lossy(text)
+            );
         }
         assert_eq!(plain_int(b"0,"), Some((false, 0, 1)));
         assert_eq!(plain_int(b"-0]"), Some((true, 0, 2)));

@@ -165,3 +165,64 @@ fn streams() {
     assert!(broken[0].is_ok() && broken[1].is_err());
     assert_eq!(h.stream_slice::<Value>(b"  \n ").count(), 0);
 }
+
+/// A number that is the whole document has no byte after it: integers are
+/// read to the end in place, other numbers from a padded copy. Each gives
+/// what the same number followed by a space gives (value, or error and
+/// where), from a slice and from a reader.
+#[test]
+fn numbers_that_end_the_input() {
+    let h = JsonHandle::default();
+    let texts = [
+        "0",
+        "-0",
+        "7",
+        "-7",
+        "01",
+        "-",
+        "-01",
+        "12345",
+        "-12345",
+        "1.5",
+        "-4.1",
+        "1e3",
+        "1E+2",
+        "2.",
+        "9223372036854775807",
+        "-9223372036854775808",
+        "9223372036854775808",
+        "9999999999999999999",
+        "10000000000000000000",
+        "18446744073709551615",
+        "18446744073709551616",
+        "123456789012345678901",
+        "1x",
+        " 42",
+        "42 ",
+        "4 2",
+    ];
+    fn both<T: for<'de> codec_core::Decode<'de> + PartialEq + std::fmt::Debug>(
+        text: &str,
+        h: &JsonHandle,
+    ) {
+        let shown = |r: codec_core::Result<T>| r.map_err(|e| e.to_string());
+        let want = shown(from_slice::<T, _>(format!("{text} ").as_bytes(), h));
+        let got = shown(from_slice::<T, _>(text.as_bytes(), h));
+        assert_eq!(got, want, "{text:?} from a slice");
+        let got = shown(codec_core::from_reader::<T, _, _>(text.as_bytes(), h));
+        assert_eq!(got, want, "{text:?} from a reader");
+    }
+    for text in texts {
+        both::<u64>(text, &h);
+        both::<i64>(text, &h);
+        both::<u8>(text, &h);
+        both::<i32>(text, &h);
+        both::<f64>(text, &h);
+        both::<f32>(text, &h);
+    }
+    assert_eq!(
+        from_slice::<u64, _>(b"18446744073709551615", &h).unwrap(),
+        u64::MAX
+    );
+    assert_eq!(from_slice::<i64, _>(b"-12345", &h).unwrap(), -12345);
+}
