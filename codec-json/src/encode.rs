@@ -85,6 +85,14 @@ impl JsonEncoder {
         }
     }
 
+    /// A bool in key position: quoted.
+    #[cold]
+    #[inline(never)]
+    fn write_bool_key<W: Write>(&mut self, w: &mut W, v: bool) -> Result<()> {
+        let text: &[u8] = if v { b"true" } else { b"false" };
+        self.write_number(w, text, false)
+    }
+
     /// Writes the trailer after a complete top-level value.
     #[inline(always)]
     fn end_value<W: Write>(&mut self, w: &mut W) -> Result<()> {
@@ -652,10 +660,19 @@ impl EncodeFormat for JsonEncoder {
         self.end_value(w)
     }
 
+    /// A value is one word store; a key (`"true"`) goes out of line.
     #[inline]
     fn write_bool<W: Write>(&mut self, w: &mut W, v: bool) -> Result<()> {
-        let text: &[u8] = if v { b"true" } else { b"false" };
-        self.write_number(w, text, false)
+        if self.key {
+            return self.write_bool_key(w, v);
+        }
+        let (word, len) = if v {
+            (*b"true\0\0\0\0\0\0\0\0\0\0\0\0", 4)
+        } else {
+            (*b"false\0\0\0\0\0\0\0\0\0\0\0", 5)
+        };
+        w.write_word(word, len)?;
+        self.end_value(w)
     }
 
     #[inline]
