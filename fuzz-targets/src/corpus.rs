@@ -158,6 +158,7 @@ pub fn sample_record() -> Record {
         blob: vec![0, 1, 0xff],
         ratio: 0.5,
         point: [-65.613617, 43.420273],
+        ring: vec![[-65.613617, 43.420273], [1e-7, -0.0], [1e21, 2.5]],
     }
 }
 

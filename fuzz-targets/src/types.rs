@@ -31,6 +31,8 @@ pub struct Record {
     pub ratio: f64,
     /// A fixed float array (read in one step where a driver can).
     pub point: [f64; 2],
+    /// Rows of floats (written in one driver call where a driver can).
+    pub ring: Vec<[f64; 2]>,
 }
 
 /// A struct written as an array of its fields (`#[codec(toarray)]`).
