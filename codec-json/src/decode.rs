@@ -504,23 +504,19 @@ impl JsonDecoder {
     /// when it takes the value). `None`: the general path decides.
     #[inline(always)]
     fn short_int<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<Option<(bool, u64, usize)>> {
-        self.short_number(r, number::short_int)
-    }
-
-    /// A plain integer that is the rest of the input (a document that is
-    /// one integer, from a slice), where the inline case needs a byte after
-    /// it: read to the end in place ([`number::plain_int_to_end`]), not
-    /// consumed. `None` otherwise.
-    #[inline(always)]
-    fn int_to_end<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<Option<(bool, u64, usize)>> {
-        if self.pending.is_some() {
+        if !self.number_next(r)? {
             return Ok(None);
         }
         let held = r.fill_buf()?.len();
-        if r.remaining_hint() != Some(held) {
-            return Ok(None);
-        }
-        Ok(number::plain_int_to_end(r.fill_buf()?))
+        let rest = r.remaining_hint() == Some(held);
+        let buf = r.fill_buf()?;
+        // An integer that ends the input (a document that is one integer,
+        // from a slice) has no byte after it: read to the end in place.
+        Ok(if rest {
+            number::plain_int_to_end(buf)
+        } else {
+            number::short_int(buf)
+        })
     }
 
     /// Whether a number starts at the next token (whitespace skipped),
@@ -606,12 +602,6 @@ impl JsonDecoder {
     /// [`DecodeFormat::read_i64`] past its inline case.
     #[inline(never)]
     fn read_i64_general<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<i64> {
-        if let Some((neg, mag, len)) = self.int_to_end(r)?
-            && let Some(v) = signed(neg, mag)
-        {
-            r.consume(len);
-            return Ok(v);
-        }
         if let Some((neg, mag, len)) = self.short_int(r)?
             && let Some(v) = signed(neg, mag)
         {
@@ -694,10 +684,6 @@ impl JsonDecoder {
     /// [`DecodeFormat::read_u64`] past its inline case.
     #[inline(never)]
     fn read_u64_general<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<u64> {
-        if let Some((false, v, len)) = self.int_to_end(r)? {
-            r.consume(len);
-            return Ok(v);
-        }
         if let Some((neg, mag, len)) = self.short_int(r)?
             && (!neg || mag == 0)
         {
