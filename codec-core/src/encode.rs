@@ -331,6 +331,21 @@ impl<W: Write, F: EncodeFormat> Encoder<W, F> {
         self.f.write_f32_array(&mut self.w, items)
     }
 
+    /// Writes an array of signed integers (what `Vec<i32>`, `[i64; N]` and
+    /// `&[i16]` encode as): the same bytes as
+    /// [`Encoder::encode_array_items`], in one call to the format driver.
+    #[inline]
+    pub fn encode_i64_array<T: crate::SignedInt>(&mut self, items: &[T]) -> Result<()> {
+        self.f.write_i64_array(&mut self.w, items)
+    }
+
+    /// Writes an array of unsigned integers, as
+    /// [`Encoder::encode_i64_array`] does signed ones.
+    #[inline]
+    pub fn encode_u64_array<T: crate::UnsignedInt>(&mut self, items: &[T]) -> Result<()> {
+        self.f.write_u64_array(&mut self.w, items)
+    }
+
     /// Writes an array of rows of `f64`s (what `Vec<[f64; N]>` and
     /// `&[[f64; N]]` encode as): the same bytes as
     /// [`Encoder::encode_array_items`] over the rows, in one call to the

@@ -284,6 +284,27 @@ pub trait EncodeFormat: Sized {
         write_array_each(self, w, items, Self::write_f32)
     }
 
+    /// Writes an array of signed integers (a `Vec<i32>`, `[i64; N]` or
+    /// `&[i16]`): the same bytes as
+    /// [`write_array_start`](Self::write_array_start),
+    /// [`write_array_elem`](Self::write_array_elem) and
+    /// [`write_i64`](Self::write_i64) per item, and
+    /// [`write_array_end`](Self::write_array_end), which the default calls;
+    /// a format can write them in one loop (JSON: the per-item state checks
+    /// made once, the texts laid out in blocks).
+    #[inline]
+    fn write_i64_array<W: Write, T: SignedInt>(&mut self, w: &mut W, items: &[T]) -> Result<()> {
+        write_array_each(self, w, items, |f, w, v: T| f.write_i64(w, v.to_i64()))
+    }
+
+    /// Writes an array of unsigned integers other than `u8` (whose slices
+    /// are byte strings), as [`write_i64_array`](Self::write_i64_array)
+    /// does signed ones, through [`write_u64`](Self::write_u64).
+    #[inline]
+    fn write_u64_array<W: Write, T: UnsignedInt>(&mut self, w: &mut W, items: &[T]) -> Result<()> {
+        write_array_each(self, w, items, |f, w, v: T| f.write_u64(w, v.to_u64()))
+    }
+
     /// Writes an array of rows of `f64`s (a `Vec<[f64; N]>`): the same
     /// bytes as [`write_array_start`](Self::write_array_start),
     /// [`write_array_elem`](Self::write_array_elem) and
@@ -745,6 +766,22 @@ pub fn float_array_in_buffer<T, const N: usize>(
         *slot = from_be(bits.try_into().ok()?);
     }
     Some(len)
+}
+
+/// A signed integer type that an array of is written in one driver call
+/// ([`EncodeFormat::write_i64_array`]): `i8` to `i64` and `isize`. Sealed:
+/// implemented for those types only, so that methods can be added.
+pub trait SignedInt: Copy + crate::sealed::Sealed {
+    /// The value, widened.
+    fn to_i64(self) -> i64;
+}
+
+/// An unsigned integer type that an array of is written in one driver call
+/// ([`EncodeFormat::write_u64_array`]): `u16` to `u64` and `usize` (an
+/// array of `u8` is a byte string). Sealed, as [`SignedInt`] is.
+pub trait UnsignedInt: Copy + crate::sealed::Sealed {
+    /// The value, widened.
+    fn to_u64(self) -> u64;
 }
 
 /// Writes `items` as an array item by item: `write_array_start`, then

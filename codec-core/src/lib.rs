@@ -67,8 +67,9 @@ pub use encode::{CanonicalKey, Encode, Encoder};
 pub use error::{Error, ErrorKind, Found, PathSegment, Result};
 pub use ext::{BytesExt, InterfaceExt};
 pub use format::{
-    DecodeFormat, EncodeFormat, ExtStyle, FieldName, KeyHint, KeyStep, Kind, Seq,
-    float_array_in_buffer, hint_in_buffer, key_in_buffer, write_array_each, write_rows_each,
+    DecodeFormat, EncodeFormat, ExtStyle, FieldName, KeyHint, KeyStep, Kind, Seq, SignedInt,
+    UnsignedInt, float_array_in_buffer, hint_in_buffer, key_in_buffer, write_array_each,
+    write_rows_each,
 };
 pub use handle::{Handle, encode_into, from_reader, from_slice, to_vec, to_writer};
 pub use options::{DecodeOptions, EncodeOptions, Options, ValueMaps};
@@ -84,6 +85,12 @@ mod write;
 
 #[cfg(feature = "derive")]
 pub use codec_derive::Codec;
+
+/// Seals [`SignedInt`] and [`UnsignedInt`]: implemented only for the
+/// primitive integers (in `impls::primitives`).
+mod sealed {
+    pub trait Sealed {}
+}
 
 /// Items used by derived code. Not part of the public API.
 #[doc(hidden)]

@@ -74,6 +74,20 @@ fn up_to_sixteen(v: u64) -> ([u8; 16], usize) {
 /// commonest integers) skip the eight-digit split.
 #[inline]
 pub(crate) fn write_u64<W: Write>(w: &mut W, v: u64) -> Result<()> {
+    put_u64(w, v)
+}
+
+/// Writes `v` in decimal, with a `-` when negative.
+#[inline]
+pub(crate) fn write_i64<W: Write>(w: &mut W, v: i64) -> Result<()> {
+    signed(w, v, write_u64)
+}
+
+/// [`write_u64`], inlined whole: for a loop over many integers (an array
+/// laid out in a block), where a call per item would cost as much as the
+/// digits. Single values call `write_u64`, whose size the compiler weighs.
+#[inline(always)]
+pub(crate) fn put_u64<W: Write>(w: &mut W, v: u64) -> Result<()> {
     if v < 100 {
         // `n * 103 >> 10 == n / 10` for every n < 100; a single digit
         // drops the leading '0'.
@@ -97,12 +111,24 @@ pub(crate) fn write_u64<W: Write>(w: &mut W, v: u64) -> Result<()> {
     w.write_word((u128::from(hi) | u128::from(lo) << 64).to_le_bytes(), 16)
 }
 
-/// Writes `v` in decimal, with a `-` when negative.
-#[inline]
-pub(crate) fn write_i64<W: Write>(w: &mut W, v: i64) -> Result<()> {
+/// [`write_i64`], inlined whole, as [`put_u64`] is.
+#[inline(always)]
+pub(crate) fn put_i64<W: Write>(w: &mut W, v: i64) -> Result<()> {
+    signed(
+        w,
+        v,
+        #[inline(always)]
+        |w, mag| put_u64(w, mag),
+    )
+}
+
+/// `v` in decimal with a `-` when negative, its magnitude written by
+/// `unsigned` where the sign cannot share the word.
+#[inline(always)]
+fn signed<W: Write>(w: &mut W, v: i64, unsigned: impl Fn(&mut W, u64) -> Result<()>) -> Result<()> {
     let mag = v.unsigned_abs();
     if v >= 0 {
-        return write_u64(w, mag);
+        return unsigned(w, mag);
     }
     if mag < E15 {
         // Up to 15 digits: the sign shares the word.
@@ -111,7 +137,7 @@ pub(crate) fn write_i64<W: Write>(w: &mut W, v: i64) -> Result<()> {
         return w.write_word(word.to_le_bytes(), n + 1);
     }
     w.write_byte(b'-')?;
-    write_u64(w, mag)
+    unsigned(w, mag)
 }
 
 #[cfg(test)]

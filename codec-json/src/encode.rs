@@ -3,8 +3,8 @@
 use crate::number::{F32_INT_LIMIT, F64_INT_LIMIT, fixed_as_is, format_float};
 use crate::{IntegerAsString, base64, digits};
 use codec_core::{
-    EncodeFormat, Error, FieldName, Result, Time, Write, copy_short, write_array_each,
-    write_rows_each,
+    EncodeFormat, Error, FieldName, Result, SignedInt, Time, UnsignedInt, Write, copy_short,
+    write_array_each, write_rows_each,
 };
 
 /// Go's zero `time.Time` (0001-01-01T00:00:00Z) in Unix seconds: written as `null`.
@@ -320,6 +320,64 @@ impl JsonEncoder {
         self.end_value(w)
     }
 
+    /// An array of integers in one loop, without indentation: `[`, the
+    /// items' texts with `,` between them, `]`, laid out in blocks of the
+    /// sink's own buffer ([`Write::write_fill`]) by `put` (the digit
+    /// writers, into an [`IntBlock`]). The key, indentation and quoting
+    /// checks of the general path are made once for the array: with
+    /// `IntegerAsString::Large`, only an array with no item beyond 2^53
+    /// (`big`) takes this loop.
+    #[inline(always)]
+    fn write_int_array<W: Write, T: Copy>(
+        &mut self,
+        w: &mut W,
+        items: &[T],
+        big: impl Fn(T) -> bool,
+        put: impl Fn(&mut IntBlock<'_>, T) -> Result<()>,
+        each: fn(&mut Self, &mut W, T) -> Result<()>,
+    ) -> Result<()> {
+        let plain = match self.int_as_str {
+            IntegerAsString::Never => true,
+            IntegerAsString::Large => !items.iter().any(|&v| big(v)),
+            IntegerAsString::Always => false,
+        };
+        if !plain || self.indent != 0 || self.key || items.is_empty() {
+            return write_array_each(self, w, items, each);
+        }
+        w.write_byte(b'[')?;
+        let mut k = 0;
+        let mut res = Ok(());
+        while k < items.len() {
+            w.write_fill::<INT_BLOCK>(
+                #[inline(always)]
+                |buf| {
+                    let mut block = IntBlock { buf, at: 0 };
+                    while let Some(&v) = items.get(k) {
+                        if block.at > INT_BLOCK - INT_ITEM_ROOM {
+                            break;
+                        }
+                        let put = if k > 0 {
+                            block.write_byte(b',').and_then(|()| put(&mut block, v))
+                        } else {
+                            put(&mut block, v)
+                        };
+                        if let Err(e) = put {
+                            // Not reached: every item has its room.
+                            res = Err(e);
+                            k = items.len();
+                            break;
+                        }
+                        k += 1;
+                    }
+                    block.at
+                },
+            )?;
+        }
+        res?;
+        w.write_byte(b']')?;
+        self.end_value(w)
+    }
+
     /// NaN and infinities are written as null (ugorji; encoding/json errors).
     #[cold]
     fn write_non_finite<W: Write>(&mut self, w: &mut W) -> Result<()> {
@@ -385,6 +443,65 @@ fn put_after(block: &mut [u8; 112], at: usize, sep: u8, text: FloatText<'_>) -> 
     match slot.first_chunk_mut::<48>() {
         Some(slot) => at + 1 + text.put(slot),
         None => at + 1,
+    }
+}
+
+/// The block `write_int_array` lays texts out in.
+const INT_BLOCK: usize = 1024;
+/// How far past its start an item's stores reach at most in an
+/// [`IntBlock`]: the `,`, then the text in words of 16 bytes. The farthest
+/// is 21 bytes: a 20-digit `u64` is a word for its head of four digits, then
+/// one for the sixteen after them; a negative `i64` of 16 to 19 digits is
+/// its `-`, a word for a head of at most three digits, then one for the
+/// sixteen after them.
+const INT_ITEM_ROOM: usize = 1 + 4 + 16;
+
+/// A [`Write`] over a block of [`Write::write_fill`], for the digit writers:
+/// each piece is stored at `at`, whole words at once. A piece without room
+/// is an error (`write_int_array` leaves [`INT_ITEM_ROOM`] bytes per item,
+/// so none is ever reported).
+pub(crate) struct IntBlock<'a> {
+    buf: &'a mut [u8; INT_BLOCK],
+    at: usize,
+}
+
+impl IntBlock<'_> {
+    #[cold]
+    fn full() -> Error {
+        Error::custom("JSON integer block overflow")
+    }
+}
+
+impl Write for IntBlock<'_> {
+    fn write_all(&mut self, b: &[u8]) -> Result<()> {
+        let end = self.at + b.len();
+        let slot = self.buf.get_mut(self.at..end).ok_or_else(Self::full)?;
+        slot.copy_from_slice(b);
+        self.at = end;
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn write_byte(&mut self, b: u8) -> Result<()> {
+        *self.buf.get_mut(self.at).ok_or_else(Self::full)? = b;
+        self.at += 1;
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn write_word(&mut self, word: [u8; 16], len: usize) -> Result<()> {
+        let slot = self
+            .buf
+            .get_mut(self.at..)
+            .and_then(|s| s.first_chunk_mut::<16>())
+            .ok_or_else(Self::full)?;
+        *slot = word;
+        self.at += len.min(16);
+        Ok(())
+    }
+
+    fn bytes_written(&self) -> u64 {
+        self.at as u64
     }
 }
 
@@ -744,6 +861,31 @@ impl EncodeFormat for JsonEncoder {
             return write_array_each(self, w, items, Self::write_f32);
         }
         self.write_float_array(w, items, f32_item)
+    }
+
+    /// `[`, the items, `,` between them, `]`: the bytes of the general path
+    /// without its per-item checks.
+    fn write_i64_array<W: Write, T: SignedInt>(&mut self, w: &mut W, items: &[T]) -> Result<()> {
+        self.write_int_array(
+            w,
+            items,
+            |v| v.to_i64().unsigned_abs() > 1 << 53,
+            #[inline(always)]
+            |b, v| digits::put_i64(b, v.to_i64()),
+            |f, w, v| f.write_i64(w, v.to_i64()),
+        )
+    }
+
+    /// As `write_i64_array`.
+    fn write_u64_array<W: Write, T: UnsignedInt>(&mut self, w: &mut W, items: &[T]) -> Result<()> {
+        self.write_int_array(
+            w,
+            items,
+            |v| v.to_u64() > 1 << 53,
+            #[inline(always)]
+            |b, v| digits::put_u64(b, v.to_u64()),
+            |f, w, v| f.write_u64(w, v.to_u64()),
+        )
     }
 
     /// `[`, the rows as `write_f64_array` writes them, `,` between, `]`.

@@ -12,10 +12,27 @@ use std::num::{
 
 macro_rules! signed {
     ($($t:ty),*) => {$(
+        impl crate::sealed::Sealed for $t {}
+
+        impl crate::SignedInt for $t {
+            #[inline(always)]
+            fn to_i64(self) -> i64 {
+                self as i64
+            }
+        }
+
         impl Encode for $t {
             #[inline]
             fn encode<W: Write, F: EncodeFormat>(&self, e: &mut Encoder<W, F>) -> Result<()> {
                 e.encode_i64(*self as i64)
+            }
+            /// An array of integers is written in one driver call.
+            #[inline]
+            fn encode_slice<W: Write, F: EncodeFormat>(
+                items: &[Self],
+                e: &mut Encoder<W, F>,
+            ) -> Result<()> {
+                e.encode_i64_array(items)
             }
             #[inline]
             fn is_empty_value(&self) -> bool {
@@ -56,10 +73,27 @@ macro_rules! signed {
 
 macro_rules! unsigned {
     ($($t:ty),*) => {$(
+        impl crate::sealed::Sealed for $t {}
+
+        impl crate::UnsignedInt for $t {
+            #[inline(always)]
+            fn to_u64(self) -> u64 {
+                self as u64
+            }
+        }
+
         impl Encode for $t {
             #[inline]
             fn encode<W: Write, F: EncodeFormat>(&self, e: &mut Encoder<W, F>) -> Result<()> {
                 e.encode_u64(*self as u64)
+            }
+            /// An array of integers is written in one driver call.
+            #[inline]
+            fn encode_slice<W: Write, F: EncodeFormat>(
+                items: &[Self],
+                e: &mut Encoder<W, F>,
+            ) -> Result<()> {
+                e.encode_u64_array(items)
             }
             #[inline]
             fn is_empty_value(&self) -> bool {
