@@ -159,6 +159,8 @@ pub fn sample_record() -> Record {
         ratio: 0.5,
         point: [-65.613617, 43.420273],
         ring: vec![[-65.613617, 43.420273], [1e-7, -0.0], [1e21, 2.5]],
+        deltas: vec![0, -1, 99, i64::MIN, 1 << 53, i64::MAX],
+        sizes: [7, 65_536, u32::MAX],
     }
 }
 

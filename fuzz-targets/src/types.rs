@@ -33,6 +33,10 @@ pub struct Record {
     pub point: [f64; 2],
     /// Rows of floats (written in one driver call where a driver can).
     pub ring: Vec<[f64; 2]>,
+    /// Signed and unsigned integer arrays (each written in one driver call).
+    pub deltas: Vec<i64>,
+    /// See `deltas`.
+    pub sizes: [u32; 3],
 }
 
 /// A struct written as an array of its fields (`#[codec(toarray)]`).
