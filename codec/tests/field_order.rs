@@ -1,4 +1,4 @@
-//! A derived struct of up to 16 fields first tries its fields in
+//! A derived struct of up to 25 fields first tries its fields in
 //! declaration order, each key checked in place by the format, and leaves the first entry that is not the expected
 //! field to the general loop. These tests check that the two paths give the same values and the
 //! same errors: a document from a slice takes the ordered steps wherever it
@@ -35,7 +35,7 @@ struct Outer {
     rest: BTreeMap<String, Value>,
 }
 
-/// 17 fields: past the ordered steps' limit, the general loop alone
+/// 26 fields: past the ordered steps' limit, the general loop alone
 /// (`Option`s: a missing field is `None`).
 #[derive(Codec, Debug, PartialEq)]
 struct Wide {
@@ -56,6 +56,45 @@ struct Wide {
     f14: Option<u8>,
     f15: Option<u8>,
     f16: Option<u8>,
+    f17: Option<u8>,
+    f18: Option<u8>,
+    f19: Option<u8>,
+    f20: Option<u8>,
+    f21: Option<u8>,
+    f22: Option<u8>,
+    f23: Option<u8>,
+    f24: Option<u8>,
+    f25: Option<u8>,
+}
+
+/// 25 fields: at the ordered steps' limit, so the steps come first.
+#[derive(Codec, Debug, PartialEq)]
+struct AtLimit {
+    f0: Option<u8>,
+    f1: Option<u8>,
+    f2: Option<u8>,
+    f3: Option<u8>,
+    f4: Option<u8>,
+    f5: Option<u8>,
+    f6: Option<u8>,
+    f7: Option<u8>,
+    f8: Option<u8>,
+    f9: Option<u8>,
+    f10: Option<u8>,
+    f11: Option<u8>,
+    f12: Option<u8>,
+    f13: Option<u8>,
+    f14: Option<u8>,
+    f15: Option<u8>,
+    f16: Option<u8>,
+    f17: Option<u8>,
+    f18: Option<u8>,
+    f19: Option<u8>,
+    f20: Option<u8>,
+    f21: Option<u8>,
+    f22: Option<u8>,
+    f23: Option<u8>,
+    f24: Option<u8>,
 }
 
 /// Keys: `Small`'s in order, near misses, unknown keys, an escaped name.
@@ -283,17 +322,18 @@ fn ordered_documents_decode_and_repeats_are_errors() {
     assert_eq!((s.a, s.ab), (Some(3), false));
 }
 
-/// Past the limit, the general loop: the same results both ways.
+/// Past the limit, the general loop, and at it, the steps first: the same
+/// results both ways.
 #[test]
 fn wide_structs_agree_both_ways() {
     let h = JsonHandle::default();
     let mut next = xorshift(0x31DE_5EED);
     for _ in 0..2_000 {
-        let n = next() % 20;
+        let n = next() % 29;
         let entries: Vec<String> = (0..n)
             .map(|i| {
                 let f = if next().is_multiple_of(5) {
-                    next() % 18
+                    next() % 27
                 } else {
                     i
                 };
@@ -302,10 +342,13 @@ fn wide_structs_agree_both_ways() {
             .collect();
         let doc = format!("{{{}}}", entries.join(","));
         agree::<Wide>(&h, doc.as_bytes());
+        agree::<AtLimit>(&h, doc.as_bytes());
     }
-    let all: Vec<String> = (0..17).map(|i| format!("\"f{i}\":{i}")).collect();
+    let all: Vec<String> = (0..26).map(|i| format!("\"f{i}\":{i}")).collect();
     let w: Wide = from_slice(format!("{{{}}}", all.join(",")).as_bytes(), &h).unwrap();
-    assert_eq!((w.f0, w.f16), (Some(0), Some(16)));
+    assert_eq!((w.f0, w.f16, w.f25), (Some(0), Some(16), Some(25)));
+    let a: AtLimit = from_slice(format!("{{{}}}", all[..25].join(",")).as_bytes(), &h).unwrap();
+    assert_eq!((a.f0, a.f16, a.f24), (Some(0), Some(16), Some(24)));
 }
 
 #[derive(Codec, Debug, PartialEq)]
