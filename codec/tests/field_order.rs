@@ -35,67 +35,28 @@ struct Outer {
     rest: BTreeMap<String, Value>,
 }
 
-/// 26 fields: past the ordered steps' limit, the general loop alone
-/// (`Option`s: a missing field is `None`).
-#[derive(Codec, Debug, PartialEq)]
-struct Wide {
-    f0: Option<u8>,
-    f1: Option<u8>,
-    f2: Option<u8>,
-    f3: Option<u8>,
-    f4: Option<u8>,
-    f5: Option<u8>,
-    f6: Option<u8>,
-    f7: Option<u8>,
-    f8: Option<u8>,
-    f9: Option<u8>,
-    f10: Option<u8>,
-    f11: Option<u8>,
-    f12: Option<u8>,
-    f13: Option<u8>,
-    f14: Option<u8>,
-    f15: Option<u8>,
-    f16: Option<u8>,
-    f17: Option<u8>,
-    f18: Option<u8>,
-    f19: Option<u8>,
-    f20: Option<u8>,
-    f21: Option<u8>,
-    f22: Option<u8>,
-    f23: Option<u8>,
-    f24: Option<u8>,
-    f25: Option<u8>,
+/// Two structs of `Option<u8>` fields (a missing field is `None`), named
+/// once: `AtLimit` has the ordered steps' limit of 25, so the steps come
+/// first; `Wide` has one more, past the limit: the general loop alone.
+macro_rules! wide_structs {
+    ($($f:ident),* ; $last:ident) => {
+        #[derive(Codec, Debug, PartialEq)]
+        struct AtLimit {
+            $($f: Option<u8>,)*
+        }
+
+        #[derive(Codec, Debug, PartialEq)]
+        struct Wide {
+            $($f: Option<u8>,)*
+            $last: Option<u8>,
+        }
+    };
 }
 
-/// 25 fields: at the ordered steps' limit, so the steps come first.
-#[derive(Codec, Debug, PartialEq)]
-struct AtLimit {
-    f0: Option<u8>,
-    f1: Option<u8>,
-    f2: Option<u8>,
-    f3: Option<u8>,
-    f4: Option<u8>,
-    f5: Option<u8>,
-    f6: Option<u8>,
-    f7: Option<u8>,
-    f8: Option<u8>,
-    f9: Option<u8>,
-    f10: Option<u8>,
-    f11: Option<u8>,
-    f12: Option<u8>,
-    f13: Option<u8>,
-    f14: Option<u8>,
-    f15: Option<u8>,
-    f16: Option<u8>,
-    f17: Option<u8>,
-    f18: Option<u8>,
-    f19: Option<u8>,
-    f20: Option<u8>,
-    f21: Option<u8>,
-    f22: Option<u8>,
-    f23: Option<u8>,
-    f24: Option<u8>,
-}
+wide_structs!(
+    f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15, f16, f17, f18, f19, f20,
+    f21, f22, f23, f24; f25
+);
 
 /// Keys: `Small`'s in order, near misses, unknown keys, an escaped name.
 const KEYS: [&str; 10] = [
