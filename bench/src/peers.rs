@@ -447,6 +447,26 @@ where
         codec_simple::<codec::Value>(),
     );
     reg.dynamic(dataset, source, codec_json(), codec_json::<codec::Value>());
+    // And into `codec::Document`, the flat dynamic document.
+    let doc = |t: Typed<codec::Document>, name| Typed { name, ..t };
+    reg.dynamic(
+        dataset,
+        source,
+        codec_msgpack(),
+        doc(codec_msgpack(), "msgpack-document"),
+    );
+    reg.dynamic(
+        dataset,
+        source,
+        codec_cbor(),
+        doc(codec_cbor(), "cbor-document"),
+    );
+    reg.dynamic(
+        dataset,
+        source,
+        codec_json(),
+        doc(codec_json(), "json-document"),
+    );
     reg.dynamic(
         dataset,
         source,

@@ -847,15 +847,8 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
     /// the `:`.
     #[inline(always)]
     pub(crate) fn push_text_entry_key(&mut self, seq: &mut Seq) -> Result<KeyStep<()>> {
-        if seq.ended() {
-            return Ok(KeyStep::End);
-        }
-        if seq.index >= self.opts.max_len {
-            return Ok(if self.map_next(seq)? {
-                KeyStep::Next
-            } else {
-                KeyStep::End
-            });
+        if let Some(step) = self.text_key_general(seq)? {
+            return Ok(step);
         }
         let (max, i) = (self.opts.max_str_len, seq.index);
         let entries = &mut self.entry_stack;
@@ -865,9 +858,7 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
             None,
             #[inline(always)]
             |s, off, _| {
-                if s.len() > max {
-                    return Err(limit("max_str_len", s.len(), max).at(off).in_index(i));
-                }
+                check_key_len(s, off, max, i)?;
                 // A short ASCII key (nearly every key) needs no call to be
                 // checked: its bytes are tested in the registers they are
                 // gathered in.
@@ -900,11 +891,79 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
                 }
             },
         );
+        self.text_key_done(seq, step)
+    }
+
+    /// The start of [`Decoder::push_text_entry_key`] and
+    /// [`Decoder::doc_text_key`]: the step when the map has ended or is at
+    /// `max_len` (whose error the general path gives); `None` to go on.
+    #[inline(always)]
+    fn text_key_general(&mut self, seq: &mut Seq) -> Result<Option<KeyStep<()>>> {
+        if seq.ended() {
+            return Ok(Some(KeyStep::End));
+        }
+        if seq.index >= self.opts.max_len {
+            let more = self.map_next(seq)?;
+            return Ok(Some(if more { KeyStep::Next } else { KeyStep::End }));
+        }
+        Ok(None)
+    }
+
+    /// The end of [`Decoder::push_text_entry_key`] and [`Decoder::doc_text_key`].
+    #[inline(always)]
+    fn text_key_done(&mut self, seq: &mut Seq, step: Result<KeyStep<()>>) -> Result<KeyStep<()>> {
         let step = step.map_err(|e| self.at(e))?;
         if let KeyStep::End = step {
             seq.len = Some(seq.index);
         }
         Ok(step)
+    }
+
+    /// [`Decoder::push_text_entry_key`] for a [`Document`](crate::Document):
+    /// the key's text appended to `doc`.
+    #[inline(always)]
+    pub(crate) fn doc_text_key(
+        &mut self,
+        seq: &mut Seq,
+        doc: &mut crate::document::Builder,
+    ) -> Result<KeyStep<()>> {
+        if let Some(step) = self.text_key_general(seq)? {
+            return Ok(step);
+        }
+        let (max, i) = (self.opts.max_str_len, seq.index);
+        let step = self.f.map_next_key(
+            &mut self.r,
+            seq,
+            None,
+            #[inline(always)]
+            |s, off, _| {
+                check_key_len(s, off, max, i)?;
+                // A short ASCII key (nearly every key) is checked in the
+                // register it is gathered in, with no call.
+                if s.len() <= 16 && crate::short_word(s) & ASCII_HIGH_BITS == 0 {
+                    doc.push_text(s);
+                    return Ok(());
+                }
+                let s = crate::str_from_utf8(s).map_err(|e| e.at(off).in_index(i))?;
+                doc.push_text(s.as_bytes());
+                Ok(())
+            },
+        );
+        self.text_key_done(seq, step)
+    }
+
+    /// [`Decoder::decode_scalar_value`] for a [`Document`](crate::Document):
+    /// a scalar the format reads in one step appended to `doc` (`true`).
+    #[inline(always)]
+    pub(crate) fn doc_scalar(&mut self, doc: &mut crate::document::Builder) -> Result<bool> {
+        let got = self.f.read_scalar(
+            &mut self.r,
+            &mut self.scratch,
+            &self.opts,
+            #[inline(always)]
+            |s| doc.push_scalar(s),
+        );
+        Ok(got.map_err(|e| self.at(e))?.is_some())
     }
 
     /// Moves from a map key to its value.
@@ -1185,6 +1244,18 @@ fn describe_next<'de, F: DecodeFormat, R: Read<'de>>(
         Kind::Simple => Found::Simple(f.read_simple(r).ok()?),
     };
     Some(found.to_string())
+}
+
+/// The high bit of each of 16 bytes: none is set in ASCII text.
+const ASCII_HIGH_BITS: u128 = u128::from_ne_bytes([0x80; 16]);
+
+/// A text key of entry `i` at `off` longer than `max_str_len` (`max`) is an error.
+#[inline(always)]
+fn check_key_len(s: &[u8], off: u64, max: usize, i: usize) -> Result<()> {
+    if s.len() > max {
+        return Err(limit("max_str_len", s.len(), max).at(off).in_index(i));
+    }
+    Ok(())
 }
 
 #[cold]

@@ -12,6 +12,15 @@ use crate::time::Time;
 use crate::write::Write;
 use std::fmt;
 
+/// A scalar from [`DecodeFormat::read_scalar`].
+#[derive(Debug)]
+pub enum Scalar<'a> {
+    /// A text string, borrowed from the input or the decoder's scratch buffer.
+    Str(&'a str),
+    /// Any other scalar (or a text string the driver built a `Value` for).
+    Other(crate::Value),
+}
+
 /// What kind of item comes next in the input, as the format reads it.
 ///
 /// This is also what a dynamic [`Value`](crate::Value) becomes: `Int` and
@@ -452,6 +461,29 @@ pub trait DecodeFormat: Sized {
     ) -> Result<Option<T>> {
         let _ = (r, scratch, opts, put);
         Ok(None)
+    }
+
+    /// [`DecodeFormat::read_scalar_value`] for a caller that keeps text
+    /// its own way (a [`Document`](crate::Document) copies it into its
+    /// buffer): a driver that overrides this hands a text string to `put`
+    /// as [`Scalar::Str`], borrowed, instead of building a `Value` for it,
+    /// and everything else as `read_scalar_value` would. The default calls
+    /// `read_scalar_value`.
+    #[inline]
+    fn read_scalar<'de, R: Read<'de>, T>(
+        &mut self,
+        r: &mut R,
+        scratch: &mut Vec<u8>,
+        opts: &crate::DecodeOptions,
+        put: impl FnOnce(Scalar<'_>) -> T,
+    ) -> Result<Option<T>> {
+        self.read_scalar_value(
+            r,
+            scratch,
+            opts,
+            #[inline(always)]
+            |v| put(Scalar::Other(v)),
+        )
     }
 
     /// Reads an array of exactly `out.len()` floats into `out` in one step

@@ -11,7 +11,9 @@
 //! - [`EncodeFormat`] / [`DecodeFormat`]: the byte layer a format implements.
 //! - [`Handle`]: a configured format; [`to_vec`], [`from_slice`],
 //!   [`to_writer`], [`from_reader`] are the one-call entry points.
-//! - [`Value`]: the dynamic document (its text a [`Text`]); [`Time`]: a timestamp with an optional offset.
+//! - [`Value`]: the dynamic document (its text a [`Text`]); [`Document`]: the
+//!   same content in two flat buffers, faster to decode and drop, read through
+//!   [`Node`]; [`Time`]: a timestamp with an optional offset.
 //! - [`Error`]: kind, byte offset and path (`.users[3].name`) of every failure.
 //!
 //! Most users depend on the `codec` crate, which re-exports all of this with
@@ -46,6 +48,7 @@ pub mod convert;
 mod decode;
 #[doc(hidden)]
 pub mod derive_support;
+mod document;
 mod encode;
 mod error;
 pub mod ext;
@@ -63,12 +66,13 @@ mod value_text;
 
 pub use convert::{from_value, from_value_with, to_value};
 pub use decode::{Decode, DecodeOwned, Decoder, skip_generic};
+pub use document::{Document, Entries, Items, Node};
 pub use encode::{CanonicalKey, Encode, Encoder};
 pub use error::{Error, ErrorKind, Found, PathSegment, Result};
 pub use ext::{BytesExt, InterfaceExt};
 pub use format::{
-    DecodeFormat, EncodeFormat, ExtStyle, FieldName, KeyHint, KeyStep, Kind, Seq, SignedInt,
-    UnsignedInt, float_array_in_buffer, hint_in_buffer, key_in_buffer, write_array_each,
+    DecodeFormat, EncodeFormat, ExtStyle, FieldName, KeyHint, KeyStep, Kind, Scalar, Seq,
+    SignedInt, UnsignedInt, float_array_in_buffer, hint_in_buffer, key_in_buffer, write_array_each,
     write_rows_each,
 };
 pub use handle::{Handle, encode_into, from_reader, from_slice, to_vec, to_writer};

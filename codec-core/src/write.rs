@@ -163,7 +163,11 @@ impl Write for Vec<u8> {
     #[inline(always)]
     fn write_short(&mut self, buf: &[u8]) -> Result<()> {
         if buf.len() <= 32 {
-            append_in_place::<32>(self, |block| copy_short(block, buf));
+            append_in_place::<32>(
+                self,
+                #[inline(always)]
+                |block| copy_short(block, buf),
+            );
         } else {
             self.extend_from_slice(buf);
         }

@@ -6,8 +6,8 @@ use crate::encode::GO_ZERO_TIME_SECS;
 use crate::number::{self, Grammar, Num, NumPart, Parsed};
 use crate::scan::{find_non_ws, find_string_stop, find_string_stop_ascii, is_ws};
 use codec_core::{
-    DecodeFormat, Error, ErrorKind, Found, KeyHint, KeyStep, Kind, Read, Reference, Result, Seq,
-    Text, Time, Value, copy_short,
+    DecodeFormat, Error, ErrorKind, Found, KeyHint, KeyStep, Kind, Read, Reference, Result, Scalar,
+    Seq, Text, Time, Value, copy_short,
 };
 
 /// The longest number gathered across reader buffers ("number too long" past it).
@@ -1031,6 +1031,30 @@ impl DecodeFormat for JsonDecoder {
         opts: &codec_core::DecodeOptions,
         put: impl FnOnce(Value) -> T,
     ) -> Result<Option<T>> {
+        self.read_scalar(
+            r,
+            scratch,
+            opts,
+            #[inline(always)]
+            |s| match s {
+                // In a branch of its own, a short string's `Text` is built
+                // where `put` places it (after a shared `from`, through a copy).
+                Scalar::Str(s) if s.len() <= Text::MAX_INLINE => put(Value::Str(Text::from(s))),
+                Scalar::Str(s) => put(Value::Str(Text::from(s))),
+                Scalar::Other(v) => put(v),
+            },
+        )
+    }
+
+    /// As `read_scalar_value`, a string handed over as it is read.
+    #[inline]
+    fn read_scalar<'de, R: Read<'de>, T>(
+        &mut self,
+        r: &mut R,
+        scratch: &mut Vec<u8>,
+        opts: &codec_core::DecodeOptions,
+        put: impl FnOnce(Scalar<'_>) -> T,
+    ) -> Result<Option<T>> {
         if self.pending.is_some() {
             return Ok(None);
         }
@@ -1052,12 +1076,7 @@ impl DecodeFormat for JsonDecoder {
                     })
                     .at(before));
                 }
-                // In a branch of its own, a short string's `Text` is built
-                // where `put` places it (after a shared `from`, through a copy).
-                if s.len() <= Text::MAX_INLINE {
-                    return Ok(Some(put(Value::Str(Text::from(&*s)))));
-                }
-                return Ok(Some(put(Value::Str(Text::from(&*s)))));
+                return Ok(Some(put(Scalar::Str(&s))));
             }
             b'-' | b'0'..=b'9' => {
                 if !self.prefer_float && !opts.prefer_float {
@@ -1065,7 +1084,7 @@ impl DecodeFormat for JsonDecoder {
                     if let Some(res) = number::short_value(buf, opts.signed_integer) {
                         let (v, len) = res?;
                         r.consume(len);
-                        return Ok(Some(put(v)));
+                        return Ok(Some(put(Scalar::Other(v))));
                     }
                 }
                 let n = self.read_num(r, false)?;
@@ -1084,19 +1103,19 @@ impl DecodeFormat for JsonDecoder {
             }
             b't' => {
                 expect_literal(r, b"true")?;
-                return Ok(Some(put(Value::Bool(true))));
+                return Ok(Some(put(Scalar::Other(Value::Bool(true)))));
             }
             b'f' => {
                 expect_literal(r, b"false")?;
-                return Ok(Some(put(Value::Bool(false))));
+                return Ok(Some(put(Scalar::Other(Value::Bool(false)))));
             }
             b'n' => {
                 expect_literal(r, b"null")?;
-                return Ok(Some(put(Value::Nil)));
+                return Ok(Some(put(Scalar::Other(Value::Nil))));
             }
             _ => return Ok(None),
         };
-        Ok(Some(put(v)))
+        Ok(Some(put(Scalar::Other(v))))
     }
 
     /// `[`, the numbers with `,` between them and `]`, whitespace allowed

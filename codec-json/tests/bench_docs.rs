@@ -1,11 +1,12 @@
 //! Round trips of the three standard benchmark documents through `Value`:
 //! decode, encode, decode again: equal values (floats compared by bits, so
 //! canada.json's 111,000 floats must re-encode exactly). Also: the same
-//! values from an `io::Read`, including one that yields one byte per call.
+//! values from an `io::Read`, including one that yields one byte per call,
+//! and the same content and text through a `Document`.
 //!
 //! Folder: `CODEC_JSON_BENCH_DATA`, or `tests/data`.
 
-use codec_core::{Value, from_reader, from_slice, to_vec};
+use codec_core::{Document, Value, from_reader, from_slice, to_vec};
 use codec_json::JsonHandle;
 use std::path::PathBuf;
 
@@ -55,6 +56,19 @@ fn round_trip(name: &str) -> Value {
     assert_eq!(v, by_reader, "{name}: reader differs from slice");
     let by_bytes: Value = from_reader(OneByte(&input), &h).unwrap();
     assert_eq!(v, by_bytes, "{name}: one-byte reader differs from slice");
+    // A `Document` holds the same and writes the same text.
+    let doc: Document = from_slice(&input, &h).unwrap();
+    assert_eq!(doc, v, "{name}: Document differs from Value");
+    assert_eq!(
+        to_vec(&doc, &h).unwrap(),
+        text,
+        "{name}: Document encodes differently"
+    );
+    let doc_by_bytes: Document = from_reader(OneByte(&input), &h).unwrap();
+    assert_eq!(
+        doc_by_bytes, doc,
+        "{name}: one-byte reader differs from slice"
+    );
     // Our output is JSON to another parser too.
     serde_json::from_slice::<serde_json::Value>(&text).expect("serde_json reads our output");
     v

@@ -2,7 +2,7 @@
 //! from a slice and from readers, and every strict prefix of a valid text
 //! (a container, string or literal) is an error.
 
-use codec_core::{Decode, Handle, IoReader, Value, from_reader, from_slice};
+use codec_core::{Decode, Document, Handle, IoReader, Value, from_reader, from_slice};
 use codec_json::JsonHandle;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -138,8 +138,21 @@ fn random_and_mutated_inputs_never_panic() {
             let s = &seeds[rng.below(seeds.len())];
             mutate(&mut rng, s)
         };
-        if from_slice::<Value, _>(&input, &h).is_ok() {
+        let value = from_slice::<Value, _>(&input, &h);
+        if value.is_ok() {
             ok += 1;
+        }
+        // A `Document` reads the same value, or fails with the same error.
+        let doc = from_slice::<Document, _>(&input, &h);
+        match (&value, &doc) {
+            (Ok(v), Ok(d)) => assert_eq!(d, v, "{:?}", String::from_utf8_lossy(&input)),
+            (Err(x), Err(y)) => assert_eq!(x.to_string(), y.to_string()),
+            _ => panic!(
+                "Value {:?} vs Document {:?} on {:?}",
+                value.as_ref().err(),
+                doc.as_ref().err(),
+                String::from_utf8_lossy(&input)
+            ),
         }
         let _ = from_slice::<Value, _>(&input, &hk);
         let _ = from_slice::<Vec<u64>, _>(&input, &h);
@@ -150,6 +163,7 @@ fn random_and_mutated_inputs_never_panic() {
         let _ = d.skip().and_then(|_| d.finish());
         if i % 8 == 0 {
             same::<Value>(&h, &input, 1 + rng.below(3));
+            same::<Document>(&h, &input, 1 + rng.below(3));
         }
     }
     // The mix must include valid documents, not only garbage.

@@ -4,7 +4,9 @@
 //! replaces: `peek_kind`, then the matching `decode_*`, written here with
 //! the decoder's public calls. Both must give the same value, bit for bit,
 //! or the same error (kind and byte offset; the `Value` path also names the
-//! item's place, which the generic reader here does not track).
+//! item's place, which the generic reader here does not track). Decoding
+//! into a `Document` (`DecodeFormat::read_scalar`, text keys through
+//! `map_next_key`) is held to the same: its `to_value()` or its error.
 //!
 //! Inputs: every lead byte of each binary format with random bytes after
 //! it, alone, as an array item, as a map key and as a map value; and random
@@ -18,8 +20,8 @@
 mod common;
 
 use codec::{
-    BincHandle, CborHandle, DecodeFormat, Decoder, Handle, JsonHandle, Kind, MsgpackHandle, Read,
-    SimpleHandle, Text, Value, to_vec,
+    BincHandle, CborHandle, DecodeFormat, Decoder, Document, Handle, JsonHandle, Kind,
+    MsgpackHandle, Read, SimpleHandle, Text, Value, to_vec,
 };
 use common::{ByteByByte, damage, xorshift};
 
@@ -89,17 +91,28 @@ fn outcome(res: codec::Result<Value>) -> Outcome {
     res.map_err(|e| (format!("{:?}", e.kind()), e.offset()))
 }
 
-/// The first item of a document through the `Value` path or the generic
-/// one, and then (`to_end`) the end of the input.
+/// Which way a document is decoded.
+#[derive(Clone, Copy, Debug)]
+enum Path {
+    /// `Value`'s decoder (one-step scalars where the format has them).
+    Value,
+    /// [`generic`].
+    Generic,
+    /// A `Document` (one-step scalars, text kept in its buffer), as a `Value`.
+    Document,
+}
+
+/// The first item of a document through `path`, and then (`to_end`) the
+/// end of the input.
 fn first<'de, R: Read<'de>, F: DecodeFormat>(
     d: &mut Decoder<'de, R, F>,
-    generic_path: bool,
+    path: Path,
     to_end: bool,
 ) -> Outcome {
-    let v = if generic_path {
-        generic(d)
-    } else {
-        d.decode::<Value>()
+    let v = match path {
+        Path::Value => d.decode::<Value>(),
+        Path::Generic => generic(d),
+        Path::Document => d.decode::<Document>().map(|doc| doc.to_value()),
     };
     let end = v.and_then(|v| {
         if to_end {
@@ -112,25 +125,27 @@ fn first<'de, R: Read<'de>, F: DecodeFormat>(
     outcome(end.map(|v| Value::Array(vec![v, Value::Uint(d.offset())])))
 }
 
-/// The document decoded both ways, from a slice and from a one-byte reader;
-/// 1 if it decoded.
+/// The document decoded every way, from a slice and from a one-byte
+/// reader; 1 if it decoded.
 fn check<H: Handle>(h: &H, label: &str, doc: &[u8], to_end: bool) -> usize {
-    let fast = first(&mut h.decoder(doc), false, to_end);
-    let slow = first(&mut h.decoder(doc), true, to_end);
-    assert_eq!(fast, slow, "{label}, from a slice: {doc:02x?}");
-    let reader = |generic_path| {
+    let fast = first(&mut h.decoder(doc), Path::Value, to_end);
+    let reader = |path| {
         let mut d = Decoder::new(
             codec::IoReader::new(ByteByByte(doc)),
             h.dec_format(),
             h.options().decode.clone(),
         );
-        first(&mut d, generic_path, to_end)
+        first(&mut d, path, to_end)
     };
-    assert_eq!(
-        reader(false),
-        reader(true),
-        "{label}, byte by byte: {doc:02x?}"
-    );
+    for path in [Path::Generic, Path::Document] {
+        let other = first(&mut h.decoder(doc), path, to_end);
+        assert_eq!(fast, other, "{label}, {path:?}, from a slice: {doc:02x?}");
+        assert_eq!(
+            reader(Path::Value),
+            reader(path),
+            "{label}, {path:?}, byte by byte: {doc:02x?}"
+        );
+    }
     usize::from(fast.is_ok())
 }
 

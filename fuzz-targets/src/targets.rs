@@ -13,8 +13,8 @@
 use crate::stream::{Mode, Trickle};
 use crate::types::{Borrowed, Record, Row, Shape, Tree};
 use codec::{
-    AnyHandle, BincHandle, CborHandle, Decode, DecodeOwned, Encode, Error, ErrorKind, JsonHandle,
-    MsgpackHandle, Result, SimpleHandle, Value,
+    AnyHandle, BincHandle, CborHandle, Decode, DecodeOwned, Document, Encode, Error, ErrorKind,
+    JsonHandle, MsgpackHandle, Result, SimpleHandle, Value,
 };
 use std::fmt::Debug;
 
@@ -170,11 +170,55 @@ fn decode_both<T: DecodeOwned + Debug>(h: &AnyHandle, what: &str, data: &[u8]) -
 }
 
 /// Decode arbitrary bytes into [`Value`]; a decoded value must round-trip.
+/// A [`Document`] must decode the same content or fail with the same error,
+/// and encode to the same bytes.
 pub fn value(h: &AnyHandle, data: &[u8]) {
-    let Ok(v1) = decode_both::<Value>(h, "Value", data) else {
+    let v1 = decode_both::<Value>(h, "Value", data);
+    document(h, data, &v1);
+    let Ok(v1) = v1 else {
         return;
     };
     roundtrip_value(h, data, &v1);
+}
+
+/// `data` decoded into a [`Document`] against its decode into a `Value`.
+fn document(h: &AnyHandle, data: &[u8], value: &Result<Value>) {
+    let doc: Result<Document> = h.from_slice(data);
+    match (value, &doc) {
+        (Ok(v), Ok(d)) => {
+            assert!(
+                d == v,
+                "{}: Document differs from Value\n input: {}\n value: {v:?}\n document: {d:?}",
+                h.name(),
+                hex(data)
+            );
+            let (a, b) = (h.to_vec(v), h.to_vec(d));
+            assert!(
+                match (&a, &b) {
+                    (Ok(a), Ok(b)) => a == b,
+                    (Err(a), Err(b)) => a.to_string() == b.to_string(),
+                    _ => false,
+                },
+                "{}: Document encodes differently\n input: {}\n value: {a:?}\n document: {b:?}",
+                h.name(),
+                hex(data)
+            );
+        }
+        (Err(a), Err(b)) => assert_eq!(
+            a.to_string(),
+            b.to_string(),
+            "{}: Document fails differently on {}",
+            h.name(),
+            hex(data)
+        ),
+        _ => panic!(
+            "{}: Value {:?} but Document {:?} on {}",
+            h.name(),
+            value.as_ref().err(),
+            doc.as_ref().err(),
+            hex(data)
+        ),
+    }
 }
 
 /// Whether encoding a value decoded by `h` may fail, and why (documented).

@@ -393,6 +393,31 @@ fn print_summary(results: &[Measured]) {
     }
     println!();
 
+    println!("## Dynamic documents: `Document` and `Value`\n");
+    println!(
+        "Decoding into `codec::Document` (flat) and `codec::Value` (a tree), each as a time \
+         ratio to the fastest peer's own dynamic value in that format (< 1: we are faster).\n"
+    );
+    println!("| dataset | handle | Document | Value | Document / Value |");
+    println!("|---|---|---:|---:|---:|");
+    for &(dataset, op) in &keys {
+        for h in ["msgpack", "cbor", "json"] {
+            let (Some(doc), Some(value)) = (
+                find(dataset, op, &format!("{h}-document")),
+                find(dataset, op, h),
+            ) else {
+                continue;
+            };
+            println!(
+                "| {dataset} | {h} | {} | {} | {:.2}× |",
+                fmt(doc.ratio_to_fastest_peer),
+                fmt(value.ratio_to_fastest_peer),
+                doc.ns_per_op / value.ns_per_op
+            );
+        }
+    }
+    println!();
+
     println!("## Run-time path: AnyHandle-<handle> / <handle>\n");
     let handles = ["msgpack", "cbor", "binc", "simple", "json"];
     println!("| dataset | op | {} |", handles.join(" | "));

@@ -1,0 +1,1083 @@
+//! [`Document`]: a dynamic document in two flat buffers, the fast way to
+//! decode what has no Rust type.
+//!
+//! A [`Value`] is a tree: every array, map and string longer than
+//! [`Text`](crate::Text)'s inline size is its own allocation, and dropping
+//! it visits every node. Decoding twitter.json into a `Value` makes some
+//! 5,400 allocations, and allocating, freeing and dropping them take about
+//! 40 % of the time. A `Document` holds the same content in two buffers:
+//! its nodes in document order (each 16 bytes, a container's items right
+//! after it) and the bytes of its strings, one after another. Decoding one
+//! grows two `Vec`s; dropping it frees them.
+//!
+//! Read it through [`Node`]: a `Copy` handle on one node, with the same
+//! accessors as `Value` (`as_str`, `as_u64`, `get`, `items`, ...).
+//! [`Node::to_value`] builds the owned tree when one is wanted; a
+//! `Document` encodes in any format exactly as the `Value` would.
+//!
+//! ```
+//! use codec_core::{Document, Kind, Value};
+//!
+//! let v = Value::Map(vec![
+//!     (Value::from("name"), Value::from("Ada")),
+//!     (Value::from("langs"), Value::Array(vec![Value::from("en"), Value::from("fr")])),
+//! ]);
+//! let doc = Document::from(&v);
+//! let root = doc.root();
+//! assert_eq!(root.kind(), Kind::Map);
+//! assert_eq!(root.get("name").and_then(|n| n.as_str()), Some("Ada"));
+//! let langs: Vec<&str> = root.get("langs").unwrap().items().filter_map(|n| n.as_str()).collect();
+//! assert_eq!(langs, ["en", "fr"]);
+//! assert_eq!(doc.to_value(), v);
+//! ```
+//!
+//! Maps keep every entry in document order, as `Value` does under
+//! [`ValueMaps::Ordered`] (the default). Under another [`ValueMaps`] mode,
+//! or a format that rejects duplicate keys, a `Document` is decoded through
+//! a `Value` (which applies the mode) and copied: the same content, at a
+//! `Value`'s speed.
+
+use crate::encode::CanonicalKey;
+use crate::options::ValueMaps;
+use crate::{
+    Decode, DecodeFormat, Decoder, Encode, EncodeFormat, Encoder, Error, KeyStep, Kind,
+    PathSegment, Read, Result, Scalar, Text, Time, Value, Write,
+};
+use std::fmt;
+
+/// What a [`Slot`] holds. `Ext`, `Time` and `Tagged` take a second slot
+/// (`Extra`); see [`Slot`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+enum Tag {
+    Nil,
+    Bool,
+    Int,
+    Uint,
+    BigInt,
+    F32,
+    F64,
+    Str,
+    Bytes,
+    Array,
+    Map,
+    Ext,
+    Time,
+    Tagged,
+    Simple,
+    /// The second slot of an `Ext` (its data, as `Bytes`), a `Time` (its
+    /// offset) or a `Tagged` (the end of its subtree).
+    Extra,
+}
+
+/// One node. By tag:
+///
+/// - `Bool`: `small` is 0 or 1. `Simple`: `small` is the value.
+/// - `Int`, `Uint`, `F64`, `F32`: `big` holds the bits (`F32` in its low half).
+/// - `BigInt`: `big` is the offset in `data` of its 16 little-endian bytes.
+/// - `Str`, `Bytes`: `big` is the offset in `data`, `small` the length; a
+///   length of `u32::MAX` or more is written as [`LONG`] and the length
+///   itself as 8 little-endian bytes at the offset, before the content.
+/// - `Array`, `Map`: `small` is the number of items (entries), [`LONG`] if
+///   that does not fit (then counted when asked); `big` is the index of
+///   the slot after the container's last descendant. A map's entries are
+///   key, value, key, value.
+/// - `Ext`: `big` is the tag number; the next slot is a `Bytes` (its data).
+/// - `Time`: `big` is the Unix seconds, `small` the nanoseconds; the next
+///   slot (`Extra`) has `small` 1 and `big` the offset in seconds, or
+///   `small` 0 for none.
+/// - `Tagged`: `big` is the tag number; the next slot (`Extra`) has `big`
+///   the index after the tagged item, which follows it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Slot {
+    tag: Tag,
+    small: u32,
+    big: u64,
+}
+
+/// `small` when a length or count does not fit in it.
+const LONG: u32 = u32::MAX;
+
+impl Slot {
+    const fn new(tag: Tag, small: u32, big: u64) -> Slot {
+        Slot { tag, small, big }
+    }
+}
+
+/// A dynamic document in two flat buffers: see the [module docs](self).
+///
+/// Build one by decoding (`Document` implements [`Decode`] for every
+/// format) or from a [`Value`]; read it through [`Document::root`].
+#[derive(Clone)]
+pub struct Document {
+    /// Never empty: the root is `slots[0]`.
+    slots: Vec<Slot>,
+    data: Vec<u8>,
+}
+
+impl Default for Document {
+    /// A document holding nil.
+    fn default() -> Self {
+        Document {
+            slots: vec![Slot::new(Tag::Nil, 0, 0)],
+            data: Vec::new(),
+        }
+    }
+}
+
+impl Document {
+    /// The root node.
+    #[inline]
+    pub fn root(&self) -> Node<'_> {
+        Node { doc: self, at: 0 }
+    }
+
+    /// The document as an owned [`Value`] tree.
+    pub fn to_value(&self) -> Value {
+        self.root().to_value()
+    }
+
+    /// Nodes in the document (a map entry counts its key and its value;
+    /// an extension, time or tagged item counts two).
+    pub fn node_count(&self) -> usize {
+        self.slots.len()
+    }
+}
+
+/// A [`Document`] under construction: nodes are appended in document
+/// order, a container's count and end filled in when it closes.
+pub(crate) struct Builder {
+    slots: Vec<Slot>,
+    data: Vec<u8>,
+}
+
+impl Builder {
+    /// A builder with room for `nodes` nodes before it grows.
+    pub(crate) fn new(nodes: usize) -> Builder {
+        Builder {
+            slots: Vec::with_capacity(nodes),
+            data: Vec::new(),
+        }
+    }
+
+    /// The document built (nil if nothing was).
+    pub(crate) fn finish(self) -> Document {
+        if self.slots.is_empty() {
+            return Document::default();
+        }
+        Document {
+            slots: self.slots,
+            data: self.data,
+        }
+    }
+
+    #[inline(always)]
+    fn push(&mut self, tag: Tag, small: u32, big: u64) {
+        self.slots.push(Slot::new(tag, small, big));
+    }
+
+    /// Appends `bytes` to `data`; returns their offset. A short piece is
+    /// written in place, with no call to `memcpy` ([`Write::write_short`]).
+    #[inline(always)]
+    fn append(&mut self, bytes: &[u8]) -> usize {
+        let at = self.data.len();
+        // Writing to a `Vec` does not fail.
+        let _ = self.data.write_short(bytes);
+        at
+    }
+
+    /// Appends `bytes` as a `Str` or `Bytes` node.
+    #[inline(always)]
+    fn push_data(&mut self, tag: Tag, bytes: &[u8]) {
+        match u32::try_from(bytes.len()) {
+            Ok(n) if n != LONG => {
+                let at = self.append(bytes);
+                self.push(tag, n, at as u64);
+            }
+            _ => {
+                let at = self.append(&(bytes.len() as u64).to_le_bytes());
+                self.append(bytes);
+                self.push(tag, LONG, at as u64);
+            }
+        }
+    }
+
+    /// Appends a text string.
+    #[inline(always)]
+    pub(crate) fn push_str(&mut self, s: &str) {
+        self.push_data(Tag::Str, s.as_bytes());
+    }
+
+    /// Appends a text string given as bytes, which the caller has checked
+    /// are UTF-8. (Were they not, [`Node::as_str`], which checks again,
+    /// would answer `None`: nothing relies on it for memory safety.)
+    #[inline(always)]
+    pub(crate) fn push_text(&mut self, s: &[u8]) {
+        self.push_data(Tag::Str, s);
+    }
+
+    /// Appends a scalar from [`DecodeFormat::read_scalar`]. The common
+    /// kinds are written here, with no call, and their `Value` forgotten
+    /// rather than dropped: it owns nothing, and the drop would be a call
+    /// per scalar to the out-of-line drop of `Value`.
+    #[inline(always)]
+    pub(crate) fn push_scalar(&mut self, s: Scalar<'_>) {
+        let v = match s {
+            Scalar::Str(s) => return self.push_str(s),
+            Scalar::Other(v) => v,
+        };
+        let plain = match v {
+            Value::Nil => (Tag::Nil, 0, 0),
+            Value::Bool(b) => (Tag::Bool, u32::from(b), 0),
+            Value::Int(n) => (Tag::Int, 0, n as u64),
+            Value::Uint(n) => (Tag::Uint, 0, n),
+            Value::F64(f) => (Tag::F64, 0, f.to_bits()),
+            _ => return self.push_value(&v),
+        };
+        self.push(plain.0, plain.1, plain.2);
+        std::mem::forget(v);
+    }
+
+    fn push_big(&mut self, v: i128) {
+        let at = self.append(&v.to_le_bytes());
+        self.push(Tag::BigInt, 0, at as u64);
+    }
+
+    fn push_time(&mut self, t: &Time) {
+        self.push(Tag::Time, t.nanos(), t.unix_seconds() as u64);
+        match t.offset() {
+            Some(o) => self.push(Tag::Extra, 1, o as i64 as u64),
+            None => self.push(Tag::Extra, 0, 0),
+        }
+    }
+
+    /// Starts a container; returns its index for [`Builder::close`].
+    #[inline]
+    fn open(&mut self, tag: Tag) -> usize {
+        let at = self.slots.len();
+        self.push(tag, 0, 0);
+        at
+    }
+
+    /// Ends the container opened at `at` with `count` items or entries.
+    #[inline]
+    fn close(&mut self, at: usize, count: usize) {
+        let end = self.slots.len() as u64;
+        if let Some(s) = self.slots.get_mut(at) {
+            s.small = u32::try_from(count)
+                .ok()
+                .filter(|&n| n != LONG)
+                .unwrap_or(LONG);
+            s.big = end;
+        }
+    }
+
+    /// Appends `v` and everything in it.
+    fn push_value(&mut self, v: &Value) {
+        match v {
+            Value::Nil => self.push(Tag::Nil, 0, 0),
+            Value::Bool(b) => self.push(Tag::Bool, u32::from(*b), 0),
+            Value::Int(n) => self.push(Tag::Int, 0, *n as u64),
+            Value::Uint(n) => self.push(Tag::Uint, 0, *n),
+            Value::BigInt(n) => self.push_big(*n),
+            Value::F32(f) => self.push(Tag::F32, 0, u64::from(f.to_bits())),
+            Value::F64(f) => self.push(Tag::F64, 0, f.to_bits()),
+            Value::Str(s) => self.push_data(Tag::Str, s.as_bytes()),
+            Value::Bytes(b) => self.push_data(Tag::Bytes, b),
+            Value::Array(items) => {
+                let at = self.open(Tag::Array);
+                for item in items {
+                    self.push_value(item);
+                }
+                self.close(at, items.len());
+            }
+            Value::Map(entries) => {
+                let at = self.open(Tag::Map);
+                for (k, v) in entries {
+                    self.push_value(k);
+                    self.push_value(v);
+                }
+                self.close(at, entries.len());
+            }
+            Value::Ext(tag, data) => {
+                self.push(Tag::Ext, 0, *tag);
+                self.push_data(Tag::Bytes, data);
+            }
+            Value::Time(t) => self.push_time(t),
+            Value::Tagged(tag, inner) => {
+                self.push(Tag::Tagged, 0, *tag);
+                let at = self.open(Tag::Extra);
+                self.push_value(inner);
+                self.close(at, 1);
+            }
+            Value::Simple(n) => self.push(Tag::Simple, u32::from(*n), 0),
+        }
+    }
+}
+
+impl From<&Value> for Document {
+    fn from(v: &Value) -> Self {
+        let mut b = Builder::new(16);
+        b.push_value(v);
+        b.finish()
+    }
+}
+
+impl From<Value> for Document {
+    fn from(v: Value) -> Self {
+        Document::from(&v)
+    }
+}
+
+impl From<&Document> for Value {
+    fn from(d: &Document) -> Self {
+        d.to_value()
+    }
+}
+
+impl PartialEq for Document {
+    /// Equal content (see [`Node`]'s equality).
+    fn eq(&self, other: &Self) -> bool {
+        self.root() == other.root()
+    }
+}
+
+impl Eq for Document {}
+
+impl PartialEq<Value> for Document {
+    fn eq(&self, other: &Value) -> bool {
+        self.root() == *other
+    }
+}
+
+impl fmt::Debug for Document {
+    /// As the [`Value`] it holds.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&self.root(), f)
+    }
+}
+
+/// One node of a [`Document`]: a scalar, or an array or map whose items
+/// follow it. `Copy`, and as cheap to pass as a reference.
+#[derive(Clone, Copy)]
+pub struct Node<'a> {
+    doc: &'a Document,
+    at: usize,
+}
+
+impl<'a> Node<'a> {
+    #[inline]
+    fn slot(&self) -> Slot {
+        // `at` always indexes a slot: the root, or an index derived from
+        // a well-formed document's structure.
+        self.doc.slots[self.at]
+    }
+
+    /// The node at `at` of the same document.
+    #[inline]
+    fn at(&self, at: usize) -> Node<'a> {
+        Node { doc: self.doc, at }
+    }
+
+    /// The index after this node's subtree.
+    fn end(&self) -> usize {
+        let s = self.slot();
+        match s.tag {
+            Tag::Array | Tag::Map => s.big as usize,
+            Tag::Ext | Tag::Time => self.at + 2,
+            Tag::Tagged => self.doc.slots[self.at + 1].big as usize,
+            _ => self.at + 1,
+        }
+    }
+
+    /// The bytes of a `Str` or `Bytes` slot.
+    fn data(&self, s: Slot) -> &'a [u8] {
+        bytes(&self.doc.data, s)
+    }
+
+    /// The kind of item this node encodes as.
+    pub fn kind(&self) -> Kind {
+        match self.slot().tag {
+            Tag::Nil => Kind::Nil,
+            Tag::Bool => Kind::Bool,
+            Tag::Int => Kind::Int,
+            Tag::Uint => Kind::Uint,
+            Tag::BigInt => Kind::BigInt,
+            Tag::F32 => Kind::Float32,
+            Tag::F64 => Kind::Float64,
+            Tag::Str => Kind::Str,
+            Tag::Bytes => Kind::Bytes,
+            Tag::Array => Kind::Array,
+            Tag::Map => Kind::Map,
+            Tag::Ext => Kind::Ext,
+            Tag::Time => Kind::Time,
+            Tag::Tagged => Kind::Tag,
+            // `Extra` is never a node's own slot.
+            Tag::Simple | Tag::Extra => Kind::Simple,
+        }
+    }
+
+    /// Whether this is nil.
+    pub fn is_nil(&self) -> bool {
+        self.slot().tag == Tag::Nil
+    }
+
+    /// The bool, if this is a bool.
+    pub fn as_bool(&self) -> Option<bool> {
+        let s = self.slot();
+        (s.tag == Tag::Bool).then_some(s.small != 0)
+    }
+
+    /// The integer as `i128`, if this is an integer.
+    pub fn as_i128(&self) -> Option<i128> {
+        let s = self.slot();
+        match s.tag {
+            Tag::Int => Some(i128::from(s.big as i64)),
+            Tag::Uint => Some(i128::from(s.big)),
+            Tag::BigInt => {
+                let mut b = [0; 16];
+                let at = s.big as usize;
+                b.copy_from_slice(&self.doc.data[at..at + 16]);
+                Some(i128::from_le_bytes(b))
+            }
+            _ => None,
+        }
+    }
+
+    /// The integer as `i64`, if this is an integer that fits.
+    pub fn as_i64(&self) -> Option<i64> {
+        self.as_i128().and_then(|n| i64::try_from(n).ok())
+    }
+
+    /// The integer as `u64`, if this is an integer that fits.
+    pub fn as_u64(&self) -> Option<u64> {
+        self.as_i128().and_then(|n| u64::try_from(n).ok())
+    }
+
+    /// The number as `f64`, if this is a number (as [`Value::as_f64`]: an
+    /// `f32` widens exactly, an integer is rounded to the nearest `f64`).
+    pub fn as_f64(&self) -> Option<f64> {
+        let s = self.slot();
+        match s.tag {
+            Tag::F64 => Some(f64::from_bits(s.big)),
+            Tag::F32 => Some(f64::from(f32::from_bits(s.big as u32))),
+            Tag::Int => Some(s.big as i64 as f64),
+            Tag::Uint => Some(s.big as f64),
+            Tag::BigInt => self.as_i128().map(|n| n as f64),
+            _ => None,
+        }
+    }
+
+    /// The text, if this is a text string.
+    pub fn as_str(&self) -> Option<&'a str> {
+        let s = self.slot();
+        if s.tag != Tag::Str {
+            return None;
+        }
+        // Only text that was valid UTF-8 is stored as `Str`, so this does
+        // not fail; checked anyway rather than trusted with `unsafe`.
+        std::str::from_utf8(self.data(s)).ok()
+    }
+
+    /// The bytes, if this is a byte string.
+    pub fn as_bytes(&self) -> Option<&'a [u8]> {
+        let s = self.slot();
+        (s.tag == Tag::Bytes).then(|| self.data(s))
+    }
+
+    /// Tag number and data, if this is an extension.
+    pub fn as_ext(&self) -> Option<(u64, &'a [u8])> {
+        let s = self.slot();
+        (s.tag == Tag::Ext).then(|| (s.big, self.data(self.doc.slots[self.at + 1])))
+    }
+
+    /// The timestamp, if this is one.
+    pub fn as_time(&self) -> Option<Time> {
+        let s = self.slot();
+        if s.tag != Tag::Time {
+            return None;
+        }
+        let t = Time::from_unix(s.big as i64, s.small)?;
+        let o = self.doc.slots[self.at + 1];
+        Some(if o.small == 1 {
+            t.with_offset(o.big as i64 as i32)
+        } else {
+            t
+        })
+    }
+
+    /// Tag number and the tagged item, if this is a tagged item.
+    pub fn as_tagged(&self) -> Option<(u64, Node<'a>)> {
+        let s = self.slot();
+        (s.tag == Tag::Tagged).then(|| (s.big, self.at(self.at + 2)))
+    }
+
+    /// The simple value, if this is one (other than false, true, null).
+    pub fn as_simple(&self) -> Option<u8> {
+        let s = self.slot();
+        (s.tag == Tag::Simple).then_some(s.small as u8)
+    }
+
+    /// The number of items of an array or entries of a map; `0` for any
+    /// other node.
+    pub fn len(&self) -> usize {
+        let s = self.slot();
+        match s.tag {
+            Tag::Array if s.small == LONG => self.items().count(),
+            Tag::Map if s.small == LONG => self.entries().count(),
+            Tag::Array | Tag::Map => s.small as usize,
+            _ => 0,
+        }
+    }
+
+    /// Whether this is an empty array or map, or not a container.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// An array's items in order; nothing for any other node.
+    pub fn items(&self) -> Items<'a> {
+        let s = self.slot();
+        let (next, end) = match s.tag {
+            Tag::Array => (self.at + 1, s.big as usize),
+            _ => (0, 0),
+        };
+        Items {
+            doc: self.doc,
+            next,
+            end,
+        }
+    }
+
+    /// A map's entries in document order; nothing for any other node.
+    pub fn entries(&self) -> Entries<'a> {
+        let s = self.slot();
+        let (next, end) = match s.tag {
+            Tag::Map => (self.at + 1, s.big as usize),
+            _ => (0, 0),
+        };
+        Entries {
+            items: Items {
+                doc: self.doc,
+                next,
+                end,
+            },
+        }
+    }
+
+    /// Item `i` of an array.
+    pub fn index(&self, i: usize) -> Option<Node<'a>> {
+        self.items().nth(i)
+    }
+
+    /// The value of the first entry of a map whose key is the text `key`.
+    pub fn get(&self, key: &str) -> Option<Node<'a>> {
+        self.entries()
+            .find(|(k, _)| k.as_str() == Some(key))
+            .map(|(_, v)| v)
+    }
+
+    /// This node and everything in it as an owned [`Value`].
+    pub fn to_value(&self) -> Value {
+        let s = self.slot();
+        match s.tag {
+            Tag::Nil | Tag::Extra => Value::Nil,
+            Tag::Bool => Value::Bool(s.small != 0),
+            Tag::Int => Value::Int(s.big as i64),
+            Tag::Uint => Value::Uint(s.big),
+            Tag::BigInt => Value::BigInt(self.as_i128().unwrap_or_default()),
+            Tag::F32 => Value::F32(f32::from_bits(s.big as u32)),
+            Tag::F64 => Value::F64(f64::from_bits(s.big)),
+            Tag::Str => Value::Str(Text::from(self.as_str().unwrap_or_default())),
+            Tag::Bytes => Value::Bytes(self.data(s).to_vec()),
+            Tag::Array => Value::Array(self.items().map(|n| n.to_value()).collect()),
+            Tag::Map => Value::Map(
+                self.entries()
+                    .map(|(k, v)| (k.to_value(), v.to_value()))
+                    .collect(),
+            ),
+            Tag::Ext => {
+                let (t, b) = self.as_ext().unwrap_or_default();
+                Value::Ext(t, b.to_vec())
+            }
+            Tag::Time => self.as_time().map_or(Value::Nil, Value::Time),
+            Tag::Tagged => Value::Tagged(s.big, Box::new(self.at(self.at + 2).to_value())),
+            Tag::Simple => Value::Simple(s.small as u8),
+        }
+    }
+}
+
+/// The bytes of a `Str` or `Bytes` slot in `data`.
+fn bytes(data: &[u8], s: Slot) -> &[u8] {
+    let at = s.big as usize;
+    if s.small != LONG {
+        return &data[at..at + s.small as usize];
+    }
+    let mut len = [0; 8];
+    len.copy_from_slice(&data[at..at + 8]);
+    let len = u64::from_le_bytes(len) as usize;
+    &data[at + 8..at + 8 + len]
+}
+
+/// The path segment naming a map entry whose key is slot `s` (as
+/// [`Decode::path_segment`] gives for a `Value` key).
+fn key_segment(s: Slot, data: &[u8]) -> Option<PathSegment> {
+    let literal = |n: &dyn fmt::Display| Some(PathSegment::KeyLiteral(n.to_string()));
+    match s.tag {
+        Tag::Str => std::str::from_utf8(bytes(data, s))
+            .ok()
+            .map(|k| PathSegment::Key(k.to_string())),
+        Tag::Bool => literal(&(s.small != 0)),
+        Tag::Int => literal(&(s.big as i64)),
+        Tag::Uint => literal(&s.big),
+        Tag::BigInt => {
+            let at = s.big as usize;
+            let b: [u8; 16] = data.get(at..at + 16)?.try_into().ok()?;
+            literal(&i128::from_le_bytes(b))
+        }
+        _ => None,
+    }
+}
+
+impl PartialEq for Node<'_> {
+    /// Equal content, as the [`Value`]s would compare (floats by bits).
+    fn eq(&self, other: &Self) -> bool {
+        let (a, b) = (self.slot(), other.slot());
+        if a.tag != b.tag {
+            return false;
+        }
+        match a.tag {
+            Tag::Str | Tag::Bytes => self.data(a) == other.data(b),
+            Tag::BigInt => self.as_i128() == other.as_i128(),
+            Tag::Array => self.len() == other.len() && self.items().eq(other.items()),
+            Tag::Map => self.len() == other.len() && self.entries().eq(other.entries()),
+            Tag::Ext => self.as_ext() == other.as_ext(),
+            Tag::Time => self.as_time() == other.as_time(),
+            Tag::Tagged => self.as_tagged() == other.as_tagged(),
+            _ => a.small == b.small && a.big == b.big,
+        }
+    }
+}
+
+impl Eq for Node<'_> {}
+
+impl PartialEq<Value> for Node<'_> {
+    fn eq(&self, v: &Value) -> bool {
+        match v {
+            Value::Array(items) => {
+                self.slot().tag == Tag::Array
+                    && self.len() == items.len()
+                    && self.items().zip(items).all(|(a, b)| a == *b)
+            }
+            Value::Map(entries) => {
+                self.slot().tag == Tag::Map
+                    && self.len() == entries.len()
+                    && self
+                        .entries()
+                        .zip(entries)
+                        .all(|((k, v), (ek, ev))| k == *ek && v == *ev)
+            }
+            Value::Tagged(t, inner) => self
+                .as_tagged()
+                .is_some_and(|(u, n)| u == *t && n == **inner),
+            // Scalars: a cheap conversion, then `Value`'s own equality.
+            _ => self.to_value() == *v,
+        }
+    }
+}
+
+impl fmt::Debug for Node<'_> {
+    /// As the [`Value`] it holds.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&self.to_value(), f)
+    }
+}
+
+/// The items of an array [`Node`], in order.
+#[derive(Clone)]
+pub struct Items<'a> {
+    doc: &'a Document,
+    next: usize,
+    end: usize,
+}
+
+impl<'a> Iterator for Items<'a> {
+    type Item = Node<'a>;
+
+    #[inline]
+    fn next(&mut self) -> Option<Node<'a>> {
+        if self.next >= self.end {
+            return None;
+        }
+        let n = Node {
+            doc: self.doc,
+            at: self.next,
+        };
+        self.next = n.end();
+        Some(n)
+    }
+}
+
+/// The entries of a map [`Node`], in document order.
+#[derive(Clone)]
+pub struct Entries<'a> {
+    items: Items<'a>,
+}
+
+impl<'a> Iterator for Entries<'a> {
+    type Item = (Node<'a>, Node<'a>);
+
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        let k = self.items.next()?;
+        let v = self.items.next()?;
+        Some((k, v))
+    }
+}
+
+impl Encode for Node<'_> {
+    fn encode<W: Write, F: EncodeFormat>(&self, e: &mut Encoder<W, F>) -> Result<()> {
+        let s = self.slot();
+        match s.tag {
+            Tag::Nil | Tag::Extra => e.encode_nil(),
+            Tag::Bool => e.encode_bool(s.small != 0),
+            Tag::Int => e.encode_i64(s.big as i64),
+            Tag::Uint => e.encode_u64(s.big),
+            Tag::BigInt => e.encode_i128(self.as_i128().unwrap_or_default()),
+            Tag::F32 => e.encode_f32(f32::from_bits(s.big as u32)),
+            Tag::F64 => e.encode_f64(f64::from_bits(s.big)),
+            Tag::Str => e.encode_str(self.as_str().unwrap_or_default()),
+            Tag::Bytes => e.encode_bytes(self.data(s)),
+            Tag::Array => {
+                let items: Vec<Node<'_>> = self.items().collect();
+                e.encode_array_items(&items)
+            }
+            Tag::Map => {
+                let entries: Vec<(Node<'_>, Node<'_>)> = self.entries().collect();
+                e.encode_map_iter(entries.len(), entries.iter().map(|(k, v)| (k, v)), false)
+            }
+            Tag::Ext => {
+                let (t, b) = self.as_ext().unwrap_or_default();
+                e.encode_ext(t, b)
+            }
+            Tag::Time => match self.as_time() {
+                Some(t) => e.encode_time(&t),
+                None => e.encode_nil(),
+            },
+            Tag::Tagged => {
+                e.encode_tag(s.big)?;
+                self.at(self.at + 2).encode(e)
+            }
+            Tag::Simple => e.encode_simple(s.small as u8),
+        }
+    }
+
+    fn is_empty_value(&self) -> bool {
+        let s = self.slot();
+        match s.tag {
+            Tag::Nil => true,
+            Tag::Bool => s.small == 0,
+            Tag::Int | Tag::Uint | Tag::F64 | Tag::F32 => s.big == 0,
+            Tag::BigInt => self.as_i128() == Some(0),
+            Tag::Str | Tag::Bytes => self.data(s).is_empty(),
+            Tag::Array | Tag::Map => self.is_empty(),
+            _ => false,
+        }
+    }
+
+    /// Dynamic keys sort by their encoded bytes, as `Value`'s do.
+    fn canonical_key(&self) -> CanonicalKey<'_> {
+        CanonicalKey::Encoded
+    }
+}
+
+impl Encode for Document {
+    fn encode<W: Write, F: EncodeFormat>(&self, e: &mut Encoder<W, F>) -> Result<()> {
+        self.root().encode(e)
+    }
+
+    fn is_empty_value(&self) -> bool {
+        self.root().is_empty_value()
+    }
+}
+
+impl<'de> Decode<'de> for Document {
+    fn decode<R: Read<'de>, F: DecodeFormat>(d: &mut Decoder<'de, R, F>) -> Result<Self> {
+        if d.options().value_maps != ValueMaps::Ordered || d.format_mut().reject_duplicate_keys() {
+            return Ok(Document::from(&Value::decode(d)?));
+        }
+        let mut b = Builder::new(64);
+        build(d, &mut b)?;
+        Ok(b.finish())
+    }
+
+    #[inline]
+    fn missing() -> Option<Self> {
+        Some(Document::default())
+    }
+}
+
+/// Decodes the next item onto `doc`, as `Value::decode` would build it
+/// (the same number kinds under `prefer_float` and `signed_integer`).
+fn build<'de, R: Read<'de>, F: DecodeFormat>(
+    d: &mut Decoder<'de, R, F>,
+    doc: &mut Builder,
+) -> Result<()> {
+    if d.doc_scalar(doc)? {
+        return Ok(());
+    }
+    match d.peek_kind()? {
+        Kind::Nil => {
+            d.decode_nil()?;
+            doc.push(Tag::Nil, 0, 0);
+        }
+        Kind::Bool => {
+            let b = d.decode_bool()?;
+            doc.push(Tag::Bool, u32::from(b), 0);
+        }
+        Kind::Int | Kind::Uint if d.options().prefer_float => {
+            let f = d.decode_f64()?;
+            doc.push(Tag::F64, 0, f.to_bits());
+        }
+        Kind::Int => {
+            let n = d.decode_i64()?;
+            doc.push(Tag::Int, 0, n as u64);
+        }
+        Kind::Uint => {
+            let n = d.decode_u64()?;
+            let signed = d.options().signed_integer && i64::try_from(n).is_ok();
+            doc.push(if signed { Tag::Int } else { Tag::Uint }, 0, n);
+        }
+        Kind::BigInt => {
+            let n = d.decode_i128()?;
+            doc.push_big(n);
+        }
+        Kind::Float32 => {
+            let f = d.decode_f32()?;
+            doc.push(Tag::F32, 0, u64::from(f.to_bits()));
+        }
+        Kind::Float64 => {
+            let f = d.decode_f64()?;
+            doc.push(Tag::F64, 0, f.to_bits());
+        }
+        Kind::Str => {
+            let s = d.decode_str()?;
+            doc.push_data(Tag::Str, s.as_bytes());
+        }
+        Kind::Bytes => {
+            let b = d.decode_bytes()?;
+            doc.push_data(Tag::Bytes, &b);
+        }
+        Kind::Array => build_items(d, doc)?,
+        Kind::Map => build_entries(d, doc)?,
+        rare @ (Kind::Ext | Kind::Time | Kind::Tag | Kind::Simple) => build_rare(d, doc, rare)?,
+    }
+    Ok(())
+}
+
+fn build_items<'de, R: Read<'de>, F: DecodeFormat>(
+    d: &mut Decoder<'de, R, F>,
+    doc: &mut Builder,
+) -> Result<()> {
+    let mut seq = d.array_begin()?;
+    let at = doc.open(Tag::Array);
+    while d.array_next(&mut seq)? {
+        let i = seq.index - 1;
+        build(d, doc).map_err(|e| e.in_index(i))?;
+    }
+    d.array_end(seq)?;
+    doc.close(at, seq.index);
+    Ok(())
+}
+
+fn build_entries<'de, R: Read<'de>, F: DecodeFormat>(
+    d: &mut Decoder<'de, R, F>,
+    doc: &mut Builder,
+) -> Result<()> {
+    let mut seq = d.map_begin()?;
+    let at = doc.open(Tag::Map);
+    let text_keys = d.format_mut().value_keys_are_text();
+    loop {
+        let (i, key) = (seq.index, doc.slots.len());
+        let step = if text_keys {
+            // Separator, key and `:` in one step where the format can.
+            d.doc_text_key(&mut seq, doc)?
+        } else if d.map_next(&mut seq)? {
+            KeyStep::Next
+        } else {
+            KeyStep::End
+        };
+        match step {
+            KeyStep::Key(()) => {}
+            KeyStep::End => break,
+            KeyStep::Next => {
+                build(d, doc).map_err(|e| e.in_index(i))?;
+                d.map_value(&mut seq)?;
+            }
+        }
+        if let Err(e) = build(d, doc) {
+            return Err(entry_error(e, doc, key, i));
+        }
+    }
+    d.map_end(seq)?;
+    doc.close(at, seq.index);
+    Ok(())
+}
+
+/// `e` from the value of entry `i`, whose key is the node at `key`.
+#[cold]
+#[inline(never)]
+fn entry_error(e: Error, doc: &Builder, key: usize, i: usize) -> Error {
+    let seg = doc.slots.get(key).and_then(|&s| key_segment(s, &doc.data));
+    e.within(seg.unwrap_or(PathSegment::Index(i)))
+}
+
+/// The kinds no text format produces, out of line.
+#[inline(never)]
+fn build_rare<'de, R: Read<'de>, F: DecodeFormat>(
+    d: &mut Decoder<'de, R, F>,
+    doc: &mut Builder,
+    kind: Kind,
+) -> Result<()> {
+    match kind {
+        Kind::Ext => {
+            let (t, b) = d.decode_ext()?;
+            doc.push(Tag::Ext, 0, t);
+            doc.push_data(Tag::Bytes, &b);
+        }
+        Kind::Time => {
+            let t = d.decode_time()?;
+            doc.push_time(&t);
+        }
+        Kind::Tag => {
+            let t = d.decode_tag()?;
+            d.enter_nested()?;
+            doc.push(Tag::Tagged, 0, t);
+            let at = doc.open(Tag::Extra);
+            let res = build(d, doc);
+            d.leave();
+            res?;
+            doc.close(at, 1);
+        }
+        // Kind::Simple, the only other kind passed here.
+        _ => {
+            let n = d.decode_simple()?;
+            doc.push(Tag::Simple, u32::from(n), 0);
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Value {
+        Value::Map(vec![
+            (Value::from("a"), Value::Int(-3)),
+            (
+                Value::Uint(7),
+                Value::Array(vec![Value::Nil, Value::Bool(true)]),
+            ),
+            (Value::from("big"), Value::BigInt(-(1 << 70))),
+            (Value::from("f"), Value::F32(1.5)),
+            (Value::from("bytes"), Value::Bytes(vec![0, 255, 3])),
+            (Value::from("ext"), Value::Ext(5, vec![1, 2])),
+            (
+                Value::from("time"),
+                Value::Time(Time::from_unix(-5, 7).unwrap().with_offset(-3600)),
+            ),
+            (
+                Value::from("utc"),
+                Value::Time(Time::from_unix(1, 0).unwrap()),
+            ),
+            (
+                Value::from("tagged"),
+                Value::Tagged(2, Box::new(Value::Array(vec![Value::F64(-0.0)]))),
+            ),
+            (Value::from("simple"), Value::Simple(23)),
+            (Value::from("empty"), Value::Map(vec![])),
+            (Value::from("tail"), Value::from("last")),
+        ])
+    }
+
+    #[test]
+    fn every_kind_round_trips_through_a_value() {
+        let v = sample();
+        let doc = Document::from(&v);
+        assert_eq!(doc.to_value(), v);
+        assert_eq!(doc, v);
+        let root = doc.root();
+        assert_eq!(root.len(), 12);
+        assert_eq!(root.get("a").and_then(|n| n.as_i64()), Some(-3));
+        assert_eq!(root.get("big").and_then(|n| n.as_i128()), Some(-(1 << 70)));
+        assert_eq!(root.get("f").and_then(|n| n.as_f64()), Some(1.5));
+        assert_eq!(root.get("tail").and_then(|n| n.as_str()), Some("last"));
+        let (tag, inner) = root.get("tagged").and_then(|n| n.as_tagged()).unwrap();
+        assert_eq!((tag, inner.kind(), inner.len()), (2, Kind::Array, 1));
+        assert_eq!(
+            root.get("ext").and_then(|n| n.as_ext()),
+            Some((5, &[1, 2][..]))
+        );
+        assert_eq!(root.get("missing"), None);
+        let (k, v) = root.entries().nth(1).unwrap();
+        assert_eq!(
+            (k.as_u64(), v.index(1).and_then(|n| n.as_bool())),
+            (Some(7), Some(true))
+        );
+        assert_eq!(format!("{doc:?}"), format!("{:?}", sample()));
+    }
+
+    #[test]
+    fn equality_sees_every_difference() {
+        let v = sample();
+        let doc = Document::from(&v);
+        let Value::Map(entries) = &v else {
+            unreachable!()
+        };
+        for i in 0..entries.len() {
+            let mut changed = entries.clone();
+            changed[i].1 = Value::from("other");
+            let other = Document::from(Value::Map(changed.clone()));
+            assert_ne!(doc.root(), other.root(), "entry {i}");
+            assert_ne!(doc, Value::Map(changed));
+        }
+        let shorter = Document::from(Value::Map(entries[1..].to_vec()));
+        assert_ne!(doc.root(), shorter.root());
+    }
+
+    #[test]
+    fn long_lengths_and_counts_are_kept_aside() {
+        let mut b = Builder::new(4);
+        let at = b.open(Tag::Array);
+        b.push_data(Tag::Str, b"abc");
+        b.push(Tag::Nil, 0, 0);
+        b.close(at, 2);
+        let doc = b.finish();
+        // The same document with its count and string length written the
+        // long way, as they would be beyond `u32`.
+        let mut long = doc.clone();
+        long.slots[0].small = LONG;
+        long.data.clear();
+        long.data.extend_from_slice(&3u64.to_le_bytes());
+        long.data.extend_from_slice(b"abc");
+        long.slots[1].small = LONG;
+        assert_eq!(long.root().len(), 2);
+        assert_eq!(long.root().index(0).and_then(|n| n.as_str()), Some("abc"));
+        assert_eq!(long.to_value(), doc.to_value());
+    }
+
+    #[test]
+    fn scalars_and_non_containers_have_no_items() {
+        let doc = Document::from(Value::from("x"));
+        let root = doc.root();
+        assert_eq!(
+            (root.len(), root.items().count(), root.entries().count()),
+            (0, 0, 0)
+        );
+        assert_eq!(root.get("x"), None);
+        assert_eq!(root.index(0), None);
+        assert_eq!(Document::default().to_value(), Value::Nil);
+        assert!(Document::default().root().is_nil());
+    }
+}
