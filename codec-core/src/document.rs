@@ -475,8 +475,9 @@ impl<'a> Node<'a> {
             return None;
         }
         // Only text that was valid UTF-8 is stored as `Str`, so this does
-        // not fail; checked anyway rather than trusted with `unsafe`.
-        std::str::from_utf8(self.data(s)).ok()
+        // not fail; checked anyway (with the decoders' fast check, which
+        // takes ASCII a word at a time) rather than trusted with `unsafe`.
+        crate::str_from_utf8(self.data(s)).ok()
     }
 
     /// The bytes, if this is a byte string.
@@ -624,7 +625,7 @@ fn bytes(data: &[u8], s: Slot) -> &[u8] {
 fn key_segment(s: Slot, data: &[u8]) -> Option<PathSegment> {
     let literal = |n: &dyn fmt::Display| Some(PathSegment::KeyLiteral(n.to_string()));
     match s.tag {
-        Tag::Str => std::str::from_utf8(bytes(data, s))
+        Tag::Str => crate::str_from_utf8(bytes(data, s))
             .ok()
             .map(|k| PathSegment::Key(k.to_string())),
         Tag::Bool => literal(&(s.small != 0)),
@@ -749,12 +750,29 @@ impl Encode for Node<'_> {
             Tag::Str => e.encode_str(self.as_str().unwrap_or_default()),
             Tag::Bytes => e.encode_bytes(self.data(s)),
             Tag::Array => {
-                let items: Vec<Node<'_>> = self.items().collect();
-                e.encode_array_items(&items)
+                let len = self.len();
+                e.array_start(len)?;
+                for (i, item) in self.items().enumerate() {
+                    e.array_elem(i)?;
+                    item.encode(e)?;
+                }
+                e.array_end(len)
             }
             Tag::Map => {
-                let entries: Vec<(Node<'_>, Node<'_>)> = self.entries().collect();
-                e.encode_map_iter(entries.len(), entries.iter().map(|(k, v)| (k, v)), false)
+                let len = self.len();
+                if len > 1 && (e.options().canonical || e.format().sort_keys_by_encoding()) {
+                    // Sorted as a `Value`'s entries are.
+                    let entries: Vec<(Node<'_>, Node<'_>)> = self.entries().collect();
+                    return e.encode_map_iter(len, entries.iter().map(|(k, v)| (k, v)), false);
+                }
+                e.map_start(len)?;
+                for (i, (k, v)) in self.entries().enumerate() {
+                    e.map_key(i)?;
+                    k.encode(e)?;
+                    e.map_value()?;
+                    v.encode(e)?;
+                }
+                e.map_end(len)
             }
             Tag::Ext => {
                 let (t, b) = self.as_ext().unwrap_or_default();
