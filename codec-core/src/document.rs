@@ -1,41 +1,5 @@
-//! [`Document`]: a dynamic document in two flat buffers, the fast way to
-//! decode what has no Rust type.
-//!
-//! A [`Value`] is a tree: every array, map and string longer than
-//! [`Text`](crate::Text)'s inline size is its own allocation, and dropping
-//! it visits every node. Decoding twitter.json into a `Value` makes some
-//! 5,400 allocations, and allocating, freeing and dropping them take about
-//! 40 % of the time. A `Document` holds the same content in two buffers:
-//! its nodes in document order (each 16 bytes, a container's items right
-//! after it) and the bytes of its strings, one after another. Decoding one
-//! grows two `Vec`s; dropping it frees them.
-//!
-//! Read it through [`Node`]: a `Copy` handle on one node, with the same
-//! accessors as `Value` (`as_str`, `as_u64`, `get`, `items`, ...).
-//! [`Node::to_value`] builds the owned tree when one is wanted; a
-//! `Document` encodes in any format exactly as the `Value` would.
-//!
-//! ```
-//! use codec_core::{Document, Kind, Value};
-//!
-//! let v = Value::Map(vec![
-//!     (Value::from("name"), Value::from("Ada")),
-//!     (Value::from("langs"), Value::Array(vec![Value::from("en"), Value::from("fr")])),
-//! ]);
-//! let doc = Document::from(&v);
-//! let root = doc.root();
-//! assert_eq!(root.kind(), Kind::Map);
-//! assert_eq!(root.get("name").and_then(|n| n.as_str()), Some("Ada"));
-//! let langs: Vec<&str> = root.get("langs").unwrap().items().filter_map(|n| n.as_str()).collect();
-//! assert_eq!(langs, ["en", "fr"]);
-//! assert_eq!(doc.to_value(), v);
-//! ```
-//!
-//! Maps keep every entry in document order, as `Value` does under
-//! [`ValueMaps::Ordered`] (the default). Under another [`ValueMaps`] mode,
-//! or a format that rejects duplicate keys, a `Document` is decoded through
-//! a `Value` (which applies the mode) and copied: the same content, at a
-//! `Value`'s speed.
+//! [`Document`]: a dynamic document in two flat buffers, and [`Node`], its
+//! view of one node.
 
 use crate::encode::CanonicalKey;
 use crate::options::ValueMaps;
@@ -104,7 +68,44 @@ impl Slot {
     }
 }
 
-/// A dynamic document in two flat buffers: see the [module docs](self).
+/// A dynamic document in two flat buffers, the fast way to
+/// decode what has no Rust type.
+///
+/// A [`Value`] is a tree: every array, map and string longer than
+/// [`Text`](crate::Text)'s inline size is its own allocation, and dropping
+/// it visits every node. Decoding twitter.json into a `Value` makes some
+/// 5,400 allocations, and allocating, freeing and dropping them take about
+/// 40 % of the time. A `Document` holds the same content in two buffers:
+/// its nodes in document order (each 16 bytes, a container's items right
+/// after it) and the bytes of its strings, one after another. Decoding one
+/// grows two `Vec`s; dropping it frees them.
+///
+/// Read it through [`Node`]: a `Copy` handle on one node, with the same
+/// accessors as `Value` (`as_str`, `as_u64`, `get`, `items`, ...).
+/// [`Node::to_value`] builds the owned tree when one is wanted; a
+/// `Document` encodes in any format exactly as the `Value` would.
+///
+/// ```
+/// use codec_core::{Document, Kind, Value};
+///
+/// let v = Value::Map(vec![
+///     (Value::from("name"), Value::from("Ada")),
+///     (Value::from("langs"), Value::Array(vec![Value::from("en"), Value::from("fr")])),
+/// ]);
+/// let doc = Document::from(&v);
+/// let root = doc.root();
+/// assert_eq!(root.kind(), Kind::Map);
+/// assert_eq!(root.get("name").and_then(|n| n.as_str()), Some("Ada"));
+/// let langs: Vec<&str> = root.get("langs").unwrap().items().filter_map(|n| n.as_str()).collect();
+/// assert_eq!(langs, ["en", "fr"]);
+/// assert_eq!(doc.to_value(), v);
+/// ```
+///
+/// Maps keep every entry in document order, as `Value` does under
+/// [`ValueMaps::Ordered`] (the default). Under another [`ValueMaps`] mode,
+/// or a format that rejects duplicate keys, a `Document` is decoded through
+/// a `Value` (which applies the mode) and copied: the same content, at a
+/// `Value`'s speed.
 ///
 /// Build one by decoding (`Document` implements [`Decode`] for every
 /// format) or from a [`Value`]; read it through [`Document::root`].
