@@ -11,27 +11,13 @@ use codec::{
     BincHandle, CborHandle, Codec, Document, Handle, JsonHandle, Kind, MsgpackHandle, SimpleHandle,
     Time, Value, ValueMaps, from_slice, to_vec,
 };
-use common::xorshift;
+use common::{random_text, xorshift};
 
 /// A random value of every kind, up to `depth` levels; `binary` adds the
 /// kinds JSON cannot write (bytes, extensions, times, tags).
 fn random_value(next: &mut impl FnMut() -> u64, depth: u32, binary: bool) -> Value {
     let kinds = if binary { 13 } else { 8 };
     let pick = next() % if depth == 0 { kinds } else { kinds + 2 };
-    let text = |next: &mut dyn FnMut() -> u64| {
-        let pool = [
-            "",
-            "a",
-            "id",
-            "é",
-            "日本語",
-            "twenty-three bytes long",
-            "\u{1F600}",
-        ];
-        (0..1 + next() % 3)
-            .map(|_| pool[next() as usize % pool.len()])
-            .collect::<String>()
-    };
     match (pick, binary) {
         (0, _) => Value::Nil,
         (1, _) => Value::Bool(next().is_multiple_of(2)),
@@ -39,7 +25,7 @@ fn random_value(next: &mut impl FnMut() -> u64, depth: u32, binary: bool) -> Val
         (3, _) => Value::Int(-((next() >> (1 + next() % 63)) as i64) - 1),
         (4, _) => Value::F64((next() % 4000) as f64 / 16.0 - 100.0),
         (5, _) => Value::F64([0.1, -2.5e-300, 1e300, f64::MAX, -0.0][next() as usize % 5]),
-        (6 | 7, _) => Value::from(text(next).as_str()),
+        (6 | 7, _) => Value::from(random_text(next).as_str()),
         (8, true) => Value::Bytes((0..next() % 40).map(|_| next() as u8).collect()),
         (9, true) => Value::F32(f32::from_bits(next() as u32 & 0x7f7f_ffff)),
         (10, true) => Value::Ext(

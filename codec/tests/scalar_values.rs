@@ -23,7 +23,7 @@ use codec::{
     BincHandle, CborHandle, DecodeFormat, Decoder, Document, Handle, JsonHandle, Kind,
     MsgpackHandle, Read, SimpleHandle, Text, Value, to_vec,
 };
-use common::{ByteByByte, damage, xorshift};
+use common::{ByteByByte, damage, random_text, xorshift};
 
 /// The generic path: the `Value` that `peek_kind` and the matching
 /// `decode_*` give, item by item.
@@ -206,21 +206,7 @@ fn random_value(next: &mut impl FnMut() -> u64, depth: u32) -> Value {
         3 => Value::Int(-((width(next) >> 1) as i64) - 1),
         4 => Value::F32(f32::from_bits(next() as u32)),
         5 => Value::F64(f64::from_bits(next())),
-        6 => {
-            let pool = [
-                "",
-                "a",
-                "id",
-                "é",
-                "日本語",
-                "twenty-three bytes long",
-                "x\u{1F600}",
-            ];
-            let s: String = (0..1 + next() % 3)
-                .map(|_| pool[next() as usize % pool.len()])
-                .collect();
-            Value::from(s.as_str())
-        }
+        6 => Value::from(random_text(next).as_str()),
         7 => Value::Bytes((0..next() % 40).map(|_| next() as u8).collect()),
         8 => Value::F64((next() % 2000) as f64 / 8.0 - 100.0),
         9 => Value::Array(

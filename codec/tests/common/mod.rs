@@ -107,3 +107,21 @@ pub fn damage(input: &mut Vec<u8>, next: &mut impl FnMut() -> u64) {
         }
     }
 }
+
+/// One to three pieces of text drawn from `next`: empty, ASCII, two- to
+/// four-byte characters, and a piece just past 22 bytes (`Text`'s inline size).
+#[allow(dead_code)]
+pub fn random_text(next: &mut impl FnMut() -> u64) -> String {
+    let pool = [
+        "",
+        "a",
+        "id",
+        "é",
+        "日本語",
+        "twenty-three bytes long",
+        "x\u{1F600}",
+    ];
+    (0..1 + next() % 3)
+        .map(|_| pool[next() as usize % pool.len()])
+        .collect()
+}
