@@ -187,6 +187,8 @@ pub struct Decoder<'de, R: Read<'de>, F: DecodeFormat> {
     pub(crate) entry_stack: Stack<(crate::Value, crate::Value)>,
     opts: DecodeOptions,
     depth: u32,
+    /// In [`Decoder::decode_exact`]: an item at depth 0 is the whole input.
+    sole: bool,
     _de: PhantomData<&'de [u8]>,
 }
 
@@ -201,6 +203,7 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
             entry_stack: Stack::default(),
             opts,
             depth: 0,
+            sole: false,
             _de: PhantomData,
         }
     }
@@ -245,7 +248,10 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
 
     /// Decodes one value and requires the input to end right after it.
     pub fn decode_exact<T: Decode<'de>>(&mut self) -> Result<T> {
-        let v = self.decode::<T>()?;
+        self.sole = true;
+        let v = self.decode::<T>();
+        self.sole = false;
+        let v = v?;
         self.finish()?;
         Ok(v)
     }
@@ -964,6 +970,31 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
             |s| doc.push_scalar(s),
         );
         Ok(got.map_err(|e| self.at(e))?.is_some())
+    }
+
+    /// The format's reader of a whole item into a [`Document`](crate::Document)
+    /// ([`DecodeFormat::read_document`]), with the nesting `max_depth`
+    /// leaves; false (nothing consumed, nothing left in `doc`) when it
+    /// does not take this one.
+    #[inline]
+    pub(crate) fn doc_whole(&mut self, doc: &mut crate::document::Builder) -> Result<bool> {
+        let mark = doc.mark();
+        let room = self.opts.max_depth.saturating_sub(self.depth);
+        let whole = self.sole && self.depth == 0;
+        let mut sink = crate::DocumentBuilder::new(doc, room, whole);
+        let got = self.f.read_document(&mut self.r, &self.opts, &mut sink);
+        let complete = sink.complete();
+        match got.map_err(|e| self.at(e))? {
+            true if complete => Ok(true),
+            true => Err(self.at(Error::custom(format_args!(
+                "{} read_document: not one whole item",
+                F::NAME
+            )))),
+            false => {
+                doc.truncate(mark);
+                Ok(false)
+            }
+        }
     }
 
     /// Moves from a map key to its value.

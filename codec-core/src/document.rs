@@ -108,7 +108,8 @@ impl Slot {
 /// `Value`'s speed.
 ///
 /// Build one by decoding (`Document` implements [`Decode`] for every
-/// format) or from a [`Value`]; read it through [`Document::root`].
+/// format), from a [`Value`], or node by node ([`Document::build_with`]);
+/// read it through [`Document::root`].
 #[derive(Clone)]
 pub struct Document {
     /// Never empty: the root is `slots[0]`.
@@ -127,6 +128,33 @@ impl Default for Document {
 }
 
 impl Document {
+    /// The document `build` builds: exactly one item (a container and all
+    /// it holds, or a scalar), with at most `max_depth` containers open
+    /// at once. `None` when `build` answers false or builds anything else
+    /// (no item, several, a container left open).
+    ///
+    /// ```
+    /// use codec_core::{Document, Value};
+    ///
+    /// let doc = Document::build_with(8, |d| {
+    ///     d.begin_map();
+    ///     d.str("id");
+    ///     d.uint(7);
+    ///     d.end()
+    /// })
+    /// .unwrap();
+    /// assert_eq!(doc.root().get("id").and_then(|n| n.as_u64()), Some(7));
+    /// assert_eq!(doc, Value::Map(vec![(Value::from("id"), Value::Uint(7))]));
+    /// ```
+    pub fn build_with(
+        max_depth: u32,
+        build: impl FnOnce(&mut DocumentBuilder<'_>) -> bool,
+    ) -> Option<Document> {
+        let mut b = Builder::new(16);
+        let mut sink = DocumentBuilder::new(&mut b, max_depth, false);
+        (build(&mut sink) && sink.complete()).then(|| b.finish())
+    }
+
     /// The root node.
     #[inline]
     pub fn root(&self) -> Node<'_> {
@@ -170,6 +198,17 @@ impl Builder {
             slots: self.slots,
             data: self.data,
         }
+    }
+
+    /// Where the builder stands, for [`Builder::truncate`].
+    pub(crate) fn mark(&self) -> (usize, usize) {
+        (self.slots.len(), self.data.len())
+    }
+
+    /// Drops everything appended since `mark`.
+    pub(crate) fn truncate(&mut self, mark: (usize, usize)) {
+        self.slots.truncate(mark.0);
+        self.data.truncate(mark.1);
     }
 
     #[inline(always)]
@@ -820,13 +859,231 @@ impl Encode for Document {
     }
 }
 
+/// Builds a [`Document`] node by node: what a format driver's reader of
+/// a whole item in one step ([`DecodeFormat::read_document`]) writes to.
+///
+/// It keeps the document well formed whatever it is asked: it counts the
+/// items of each open container itself, refuses to open one deeper than
+/// `max_depth` allows, and refuses to close a map that has a key without
+/// its value. The driver never sees a half-built document: when it
+/// answers `false`, the shared driver drops what it built.
+///
+/// A map's items alternate: key, value, key, value.
+pub struct DocumentBuilder<'a> {
+    b: &'a mut Builder,
+    /// The containers open around the innermost one.
+    outer: Vec<Frame>,
+    /// The innermost open container (at the top level: the roots).
+    cur: Frame,
+    /// How many more containers may be open at once.
+    room: u32,
+    /// See [`DocumentBuilder::is_whole_input`].
+    whole: bool,
+}
+
+/// An open container: its slot, its items so far, whether it is a map.
+#[derive(Clone, Copy)]
+struct Frame {
+    at: usize,
+    count: usize,
+    map: bool,
+}
+
+impl<'a> DocumentBuilder<'a> {
+    /// A builder appending to `b`, with room for `room` levels of nesting,
+    /// for an item that is the whole input or not (`whole`).
+    pub(crate) fn new(b: &'a mut Builder, room: u32, whole: bool) -> Self {
+        DocumentBuilder {
+            b,
+            outer: Vec::new(),
+            cur: Frame {
+                at: usize::MAX,
+                count: 0,
+                map: false,
+            },
+            room,
+            whole,
+        }
+    }
+
+    /// Exactly one whole item was built.
+    pub(crate) fn complete(&self) -> bool {
+        self.outer.is_empty() && self.cur.at == usize::MAX && self.cur.count == 1
+    }
+
+    #[inline(always)]
+    fn leaf(&mut self, tag: Tag, small: u32, big: u64) {
+        self.b.push(tag, small, big);
+        self.cur.count += 1;
+    }
+
+    /// Appends nil.
+    #[inline(always)]
+    pub fn nil(&mut self) {
+        self.leaf(Tag::Nil, 0, 0);
+    }
+
+    /// Appends a bool.
+    #[inline(always)]
+    pub fn bool(&mut self, v: bool) {
+        self.leaf(Tag::Bool, u32::from(v), 0);
+    }
+
+    /// Appends a signed integer (`Value::Int`).
+    #[inline(always)]
+    pub fn int(&mut self, v: i64) {
+        self.leaf(Tag::Int, 0, v as u64);
+    }
+
+    /// Appends an unsigned integer (`Value::Uint`).
+    #[inline(always)]
+    pub fn uint(&mut self, v: u64) {
+        self.leaf(Tag::Uint, 0, v);
+    }
+
+    /// Appends a 64-bit float (`Value::F64`).
+    #[inline(always)]
+    pub fn f64(&mut self, v: f64) {
+        self.leaf(Tag::F64, 0, v.to_bits());
+    }
+
+    /// Appends a text string.
+    #[inline(always)]
+    pub fn str(&mut self, s: &str) {
+        self.b.push_str(s);
+        self.cur.count += 1;
+    }
+
+    /// Appends a text string that `write` writes onto the end of the
+    /// document's byte buffer (unescaping it there, with no copy through
+    /// a scratch buffer). What it wrote becomes the string when `write`
+    /// answers true and it is UTF-8; otherwise it is removed and nothing
+    /// is appended (false).
+    #[inline]
+    pub fn text_with(&mut self, write: impl FnOnce(&mut Vec<u8>) -> bool) -> bool {
+        let start = self.b.data.len();
+        if !write(&mut self.b.data) || crate::str_from_utf8(&self.b.data[start..]).is_err() {
+            self.b.data.truncate(start);
+            return false;
+        }
+        match u32::try_from(self.b.data.len() - start) {
+            Ok(n) if n != LONG => self.b.push(Tag::Str, n, start as u64),
+            // Its length goes before it: moved aside and appended again.
+            _ => {
+                let text = self.b.data.split_off(start);
+                self.b.push_data(Tag::Str, &text);
+            }
+        }
+        self.cur.count += 1;
+        true
+    }
+
+    #[inline(always)]
+    fn begin(&mut self, tag: Tag, map: bool) -> bool {
+        if self.room == 0 {
+            return false;
+        }
+        self.room -= 1;
+        self.cur.count += 1;
+        self.outer.push(self.cur);
+        self.cur = Frame {
+            at: self.b.open(tag),
+            count: 0,
+            map,
+        };
+        true
+    }
+
+    /// Opens an array: the items appended next are its items, until
+    /// [`DocumentBuilder::end`]. False (nothing appended) when the nesting
+    /// allowed (`max_depth`) is used up.
+    #[inline(always)]
+    pub fn begin_array(&mut self) -> bool {
+        self.begin(Tag::Array, false)
+    }
+
+    /// Opens a map, as [`DocumentBuilder::begin_array`]; its items are
+    /// its keys and values in turn.
+    #[inline(always)]
+    pub fn begin_map(&mut self) -> bool {
+        self.begin(Tag::Map, true)
+    }
+
+    /// Closes the innermost open container. False (nothing changed) when
+    /// none is open, or it is a map whose last key has no value.
+    #[inline(always)]
+    pub fn end(&mut self) -> bool {
+        let Some(outer) = self.outer.pop() else {
+            return false;
+        };
+        let Frame { at, count, map } = self.cur;
+        if map && count % 2 != 0 {
+            self.outer.push(outer);
+            return false;
+        }
+        self.b.close(at, if map { count / 2 } else { count });
+        self.cur = outer;
+        self.room += 1;
+        true
+    }
+
+    /// Makes room for at least `nodes` more nodes and `bytes` more bytes
+    /// of text, so that a reader that knows about how much is coming can
+    /// spare the buffers' growing by steps (and copying what they hold at
+    /// each step).
+    pub fn reserve(&mut self, nodes: usize, bytes: usize) {
+        self.b.slots.reserve(nodes);
+        self.b.data.reserve(bytes);
+    }
+
+    /// Whether the item read is known to be the whole input: a document
+    /// decoded alone by [`Decoder::decode_exact`] (`from_slice`,
+    /// `from_reader`), where anything after the item is an error. A
+    /// reader may then size the document by the input it holds
+    /// ([`DocumentBuilder::reserve`]); otherwise (a `Document` inside
+    /// another value, or one of a stream of them) the input may hold much
+    /// more than the item, and reserving by it could hold memory many
+    /// times the document's size.
+    #[inline]
+    pub fn is_whole_input(&self) -> bool {
+        self.whole
+    }
+
+    /// How many containers are open.
+    #[inline(always)]
+    pub fn depth(&self) -> usize {
+        self.outer.len()
+    }
+
+    /// Whether the innermost open container is a map.
+    #[inline(always)]
+    pub fn in_map(&self) -> bool {
+        self.cur.map
+    }
+
+    /// Items appended to the innermost open container so far (a map's
+    /// keys and values both count); at the top level, the items appended.
+    #[inline(always)]
+    pub fn len(&self) -> usize {
+        self.cur.count
+    }
+
+    /// Whether nothing has been appended to the innermost open container.
+    #[inline(always)]
+    pub fn is_empty(&self) -> bool {
+        self.cur.count == 0
+    }
+}
+
 impl<'de> Decode<'de> for Document {
     fn decode<R: Read<'de>, F: DecodeFormat>(d: &mut Decoder<'de, R, F>) -> Result<Self> {
         if d.options().value_maps != ValueMaps::Ordered || d.format_mut().reject_duplicate_keys() {
             return Ok(Document::from(&Value::decode(d)?));
         }
         let mut b = Builder::new(64);
-        build(d, &mut b)?;
+        if !d.doc_whole(&mut b)? {
+            build(d, &mut b)?;
+        }
         Ok(b.finish())
     }
 
@@ -1084,6 +1341,95 @@ mod tests {
         assert_eq!(long.root().len(), 2);
         assert_eq!(long.root().index(0).and_then(|n| n.as_str()), Some("abc"));
         assert_eq!(long.to_value(), doc.to_value());
+    }
+
+    #[test]
+    fn the_builder_keeps_documents_well_formed() {
+        // Every kind it writes, in nested containers.
+        let doc = Document::build_with(3, |d| {
+            assert!(d.begin_array());
+            d.nil();
+            d.bool(true);
+            d.int(-2);
+            d.f64(0.5);
+            assert!(d.begin_map());
+            assert!(d.in_map() && d.is_empty());
+            d.str("k");
+            assert!(d.text_with(|out| {
+                out.extend_from_slice("é".as_bytes());
+                true
+            }));
+            assert_eq!((d.depth(), d.len()), (2, 2));
+            assert!(d.end() && !d.in_map());
+            d.uint(u64::MAX);
+            d.end()
+        })
+        .unwrap();
+        let v = Value::Array(vec![
+            Value::Nil,
+            Value::Bool(true),
+            Value::Int(-2),
+            Value::F64(0.5),
+            Value::Map(vec![(Value::from("k"), Value::from("é"))]),
+            Value::Uint(u64::MAX),
+        ]);
+        assert_eq!(doc, v);
+        assert_eq!(doc.root().len(), 6);
+
+        // Not one whole item: none, two, or one left open.
+        assert!(Document::build_with(8, |_| true).is_none());
+        assert!(
+            Document::build_with(8, |d| {
+                d.nil();
+                d.nil();
+                true
+            })
+            .is_none()
+        );
+        assert!(Document::build_with(8, |d| d.begin_array()).is_none());
+        assert!(
+            Document::build_with(8, |d| {
+                d.nil();
+                false
+            })
+            .is_none()
+        );
+        // Nothing to close; a key without its value.
+        assert!(Document::build_with(8, |d| !d.end()).is_none());
+        let half = Document::build_with(8, |d| {
+            d.begin_map();
+            d.str("k");
+            let refused = !d.end();
+            d.nil();
+            refused && d.end()
+        });
+        assert_eq!(
+            half.unwrap(),
+            Value::Map(vec![(Value::from("k"), Value::Nil)])
+        );
+        // The depth allowed, and room given back when a container closes.
+        let deep = Document::build_with(2, |d| {
+            let opened = d.begin_array() && d.begin_array() && !d.begin_array();
+            opened && d.end() && d.begin_map() && d.end() && d.end()
+        });
+        assert_eq!(deep.unwrap().root().len(), 2);
+        // Text that is not taken leaves nothing behind.
+        let doc = Document::build_with(1, |d| {
+            d.begin_array();
+            let bad = d.text_with(|out| {
+                out.extend_from_slice(b"\xff");
+                true
+            });
+            let refused = d.text_with(|out| {
+                out.extend_from_slice(b"dropped");
+                false
+            });
+            d.str("kept");
+            !bad && !refused && d.end()
+        })
+        .unwrap();
+        assert_eq!(doc, Value::Array(vec![Value::from("kept")]));
+        assert_eq!(doc.data, b"kept");
     }
 
     #[test]

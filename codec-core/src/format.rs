@@ -486,6 +486,30 @@ pub trait DecodeFormat: Sized {
         )
     }
 
+    /// Reads the next item whole into a [`Document`](crate::Document) in
+    /// one step, when the format has a reader for that (JSON reads one
+    /// straight from the reader's buffer), and returns true having consumed
+    /// the item and appended exactly it to `doc`: what `Document`'s generic
+    /// path (item by item through `peek_kind`, [`read_scalar`](Self::read_scalar)
+    /// and the `read_*` methods) would build under `opts`. `doc` refuses
+    /// nesting past `opts.max_depth`.
+    ///
+    /// False (the default): nothing consumed, and the generic path reads
+    /// the item; what was appended to `doc` is dropped. A reader that meets
+    /// anything it does not take (bad input, the buffer ending, a limit,
+    /// a rare kind) answers false, and the generic path reads the item
+    /// again and reports any error: errors stay exactly as they were.
+    #[inline]
+    fn read_document<'de, R: Read<'de>>(
+        &mut self,
+        r: &mut R,
+        opts: &crate::DecodeOptions,
+        doc: &mut crate::DocumentBuilder<'_>,
+    ) -> Result<bool> {
+        let _ = (r, opts, doc);
+        Ok(false)
+    }
+
     /// Reads an array of exactly `out.len()` floats into `out` in one step
     /// when the input holds one in the format's plain layout, and returns
     /// `true`. Otherwise (another layout or length, a number it does not

@@ -159,7 +159,7 @@ fn skip_ws<'de, R: Read<'de>>(r: &mut R) -> Result<Option<u8>> {
 /// The index of the first byte at or after `i` in `buf` that is not
 /// whitespace (`buf.len()` if none).
 #[inline(always)]
-fn skip_ws_in(buf: &[u8], i: usize) -> usize {
+pub(crate) fn skip_ws_in(buf: &[u8], i: usize) -> usize {
     match buf.get(i) {
         Some(&b) if !is_ws(b) => i,
         _ => buf
@@ -328,7 +328,7 @@ fn read_str_body<'de, 's, R: Read<'de>>(
 /// found only ASCII in it.
 #[inline(always)]
 #[allow(unsafe_code)]
-fn scanned_str(b: &[u8], ascii: bool) -> Result<&str> {
+pub(crate) fn scanned_str(b: &[u8], ascii: bool) -> Result<&str> {
     if !ascii {
         return codec_core::str_from_utf8(b);
     }
@@ -364,7 +364,7 @@ fn read_string_slow<'de, R: Read<'de>>(r: &mut R, scratch: &mut Vec<u8>) -> Resu
 }
 
 /// Where [`unescape_run`] stopped.
-enum RunEnd {
+pub(crate) enum RunEnd {
     /// At the closing quote.
     Quote,
     /// At the end of the buffer.
@@ -379,7 +379,7 @@ enum RunEnd {
 /// every escape that lies wholly in `buf` there (no call to the reader per
 /// piece); returns how many bytes it used, through the byte it stopped at.
 #[inline]
-fn unescape_run(buf: &[u8], out: &mut Vec<u8>) -> (usize, RunEnd) {
+pub(crate) fn unescape_run(buf: &[u8], out: &mut Vec<u8>) -> (usize, RunEnd) {
     let mut pos = 0;
     loop {
         let at = match buf.get(pos) {
@@ -1044,6 +1044,32 @@ impl DecodeFormat for JsonDecoder {
                 Scalar::Other(v) => put(v),
             },
         )
+    }
+
+    /// The whole item from the reader's buffer in one loop
+    /// ([`crate::document`]), where no option changes how a number reads.
+    #[inline]
+    fn read_document<'de, R: Read<'de>>(
+        &mut self,
+        r: &mut R,
+        opts: &codec_core::DecodeOptions,
+        doc: &mut codec_core::DocumentBuilder<'_>,
+    ) -> Result<bool> {
+        if self.pending.is_some()
+            || self.in_key
+            || self.parse_quoted_keys
+            || self.prefer_float
+            || opts.prefer_float
+        {
+            return Ok(false);
+        }
+        match crate::document::read(r.fill_buf()?, opts, doc) {
+            Some(used) => {
+                r.consume(used);
+                Ok(true)
+            }
+            None => Ok(false),
+        }
     }
 
     /// As `read_scalar_value`, a string handed over as it is read.

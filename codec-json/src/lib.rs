@@ -112,6 +112,7 @@
 mod base64;
 mod decode;
 mod digits;
+mod document;
 mod encode;
 mod lemire;
 mod number;

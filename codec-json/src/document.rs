@@ -1,0 +1,301 @@
+//! JSON's reader of a whole [`Document`](codec_core::Document) in one step
+//! ([`DecodeFormat::read_document`](codec_core::DecodeFormat::read_document)):
+//! one loop over the reader's buffer, with no reader call, no `Seq` and
+//! no trip through the shared driver per token.
+//!
+//! It takes only what it reads to the end inside the buffer, under the
+//! options' limits, and gives up (`None`) at anything else: bad input, a
+//! limit reached, a number or string it leaves to the general path, the
+//! buffer ending. The shared driver then reads the item again the general
+//! way, which gives the same document or reports the error exactly as it
+//! always has. Giving up costs a second read of what was read here.
+
+use crate::decode::{RunEnd, scanned_str, skip_ws_in, unescape_run};
+use crate::number;
+use crate::scan::find_string_stop_ascii;
+use codec_core::{DecodeOptions, DocumentBuilder, Value};
+use std::mem::ManuallyDrop;
+
+/// Reads the item at the start of `buf` (whitespace first) into `doc`
+/// and returns how many bytes it used, through the item's last byte.
+/// The document is what the general path builds under `opts`, which must
+/// not ask for `prefer_float` (the caller's check).
+pub(crate) fn read(
+    buf: &[u8],
+    opts: &DecodeOptions,
+    doc: &mut DocumentBuilder<'_>,
+) -> Option<usize> {
+    let mut i = 0;
+    if doc.is_whole_input() {
+        // Room for the whole document, so that its buffers are not grown
+        // (and copied) step by step: this many nodes (as many bytes as the
+        // input: the three bench documents take 13 to 27 bytes of text
+        // per node) and this much text (twitter's strings are 58 % of its
+        // bytes). Pages reserved and never written are not used.
+        doc.reserve(buf.len() / 16, buf.len() / 4 * 3);
+    }
+    loop {
+        // A value starts at `i`, perhaps after whitespace.
+        i = skip_ws_in(buf, i);
+        if doc.len() >= opts.max_len {
+            return None;
+        }
+        match *buf.get(i)? {
+            b'"' => i = string(buf, i + 1, opts, doc)?,
+            b'{' => {
+                if !doc.begin_map() {
+                    return None;
+                }
+                let j = skip_ws_in(buf, i + 1);
+                if buf.get(j) != Some(&b'}') {
+                    i = key(buf, j, opts, doc)?;
+                    continue;
+                }
+                doc.end();
+                i = j + 1;
+            }
+            b'[' => {
+                if !doc.begin_array() {
+                    return None;
+                }
+                let j = skip_ws_in(buf, i + 1);
+                if buf.get(j) != Some(&b']') {
+                    i = j;
+                    continue;
+                }
+                doc.end();
+                i = j + 1;
+            }
+            b't' => {
+                i = literal(buf, i, b"true")?;
+                doc.bool(true);
+            }
+            b'f' => {
+                i = literal(buf, i, b"false")?;
+                doc.bool(false);
+            }
+            b'n' => {
+                i = literal(buf, i, b"null")?;
+                doc.nil();
+            }
+            b'-' | b'0'..=b'9' => {
+                // As the general path reads a number into a `Value`; what
+                // `short_value` leaves to `parse` is left to that path.
+                let (v, len) = number::short_value(&buf[i..], opts.signed_integer)?.ok()?;
+                // Not dropped, which would be a call per number to the
+                // out-of-line drop of `Value`: these kinds own nothing.
+                let v = ManuallyDrop::new(v);
+                match *v {
+                    Value::Uint(n) => doc.uint(n),
+                    Value::Int(n) => doc.int(n),
+                    Value::F64(f) => doc.f64(f),
+                    _ => {
+                        drop(ManuallyDrop::into_inner(v));
+                        return None;
+                    }
+                }
+                i += len;
+            }
+            _ => return None,
+        }
+        // After a value: close what ends here, up to a `,` or the end of
+        // the item.
+        loop {
+            if doc.depth() == 0 {
+                return Some(i);
+            }
+            i = skip_ws_in(buf, i);
+            match (*buf.get(i)?, doc.in_map()) {
+                (b',', false) => {
+                    i += 1;
+                    break;
+                }
+                (b',', true) => {
+                    i = key(buf, i + 1, opts, doc)?;
+                    break;
+                }
+                (b']', false) | (b'}', true) => {
+                    doc.end();
+                    i += 1;
+                }
+                _ => return None,
+            }
+        }
+    }
+}
+
+/// A map key at `i` (perhaps after whitespace) and its `:`; returns the
+/// index after the `:`.
+#[inline(always)]
+fn key(buf: &[u8], i: usize, opts: &DecodeOptions, doc: &mut DocumentBuilder<'_>) -> Option<usize> {
+    let i = skip_ws_in(buf, i);
+    if buf.get(i) != Some(&b'"') || doc.len() >= opts.max_len {
+        return None;
+    }
+    let end = string(buf, i + 1, opts, doc)?;
+    let colon = skip_ws_in(buf, end);
+    (buf.get(colon) == Some(&b':')).then_some(colon + 1)
+}
+
+/// The string whose content starts at `start` (after its opening quote),
+/// appended to `doc`; returns the index after its closing quote.
+#[inline(always)]
+fn string(
+    buf: &[u8],
+    start: usize,
+    opts: &DecodeOptions,
+    doc: &mut DocumentBuilder<'_>,
+) -> Option<usize> {
+    let body = buf.get(start..)?;
+    if let Some((n, ascii)) = find_string_stop_ascii(body)
+        && body[n] == b'"'
+    {
+        if n > opts.max_str_len {
+            return None;
+        }
+        doc.str(scanned_str(&body[..n], ascii).ok()?);
+        return Some(start + n + 1);
+    }
+    escaped(body, opts.max_str_len, doc).map(|used| start + used)
+}
+
+/// A string with escapes (or a control character, or no end in `body`),
+/// unescaped straight into the document; returns the bytes of `body` it
+/// used, through the closing quote.
+#[inline(never)]
+fn escaped(body: &[u8], max_str_len: usize, doc: &mut DocumentBuilder<'_>) -> Option<usize> {
+    let mut used = 0;
+    let taken = doc.text_with(|out| {
+        let start = out.len();
+        let (n, end) = unescape_run(body, out);
+        used = n;
+        matches!(end, RunEnd::Quote) && out.len() - start <= max_str_len
+    });
+    taken.then_some(used)
+}
+
+/// The literal `lit` at `i`; returns the index after it.
+#[inline(always)]
+fn literal(buf: &[u8], i: usize, lit: &[u8]) -> Option<usize> {
+    let end = i + lit.len();
+    (buf.get(i..end)? == lit).then_some(end)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::JsonHandle;
+    use codec_core::{Document, Options, from_slice};
+
+    /// Every kind and layout the reader takes, each read to its end.
+    const TAKEN: &[&str] = &[
+        r#"{"a":[1,-2,3.5,1e3,-0.0,true,false,null,"x\"y\u00e9\ud83d\ude00\/",{}],"b":{"c":[[]],"d":""},"é":"ü"}"#,
+        " [ 1 ,\n\t{ \"k\" : \"v\" } , [ ] , { } ] ",
+        r#""top""#,
+        "true",
+        "[18446744073709551615,-9223372036854775808,9223372036854775808,0.1,-1.5e-7]",
+        r#"{"dup":1,"dup":{"dup":[null]}}"#,
+        r#"[["\u0041\n",{"k\u00e9y":"\t"}],"π"]"#,
+    ];
+
+    /// The reader's document from `input` under `opts`, and the bytes used.
+    fn fast(input: &[u8], opts: &Options) -> Option<(Document, usize)> {
+        let mut used = 0;
+        let doc = Document::build_with(opts.decode.max_depth, |d| {
+            read(input, &opts.decode, d).map(|n| used = n).is_some()
+        })?;
+        Some((doc, used))
+    }
+
+    /// Whether `input` has a run of 19 digits or more.
+    fn long_digits(input: &[u8]) -> bool {
+        input
+            .split(|b| !b.is_ascii_digit())
+            .any(|run| run.len() >= 19)
+    }
+
+    /// Whatever the reader takes, the general path reads alike.
+    fn agrees(input: &[u8], opts: &Options) -> bool {
+        let Some((doc, used)) = fast(input, opts) else {
+            return false;
+        };
+        let h = JsonHandle::default().with_options(opts.clone());
+        match from_slice::<Value, _>(&input[..used], &h) {
+            Ok(v) => assert_eq!(doc, v, "{:?}", String::from_utf8_lossy(input)),
+            Err(e) => panic!("taken, but {e}: {:?}", String::from_utf8_lossy(input)),
+        }
+        true
+    }
+
+    #[test]
+    fn takes_whole_documents_as_the_general_path_reads_them() {
+        for (i, text) in TAKEN.iter().enumerate() {
+            let opts = Options::default().signed_integer(i % 2 == 1);
+            assert!(agrees(text.as_bytes(), &opts), "not taken: {text}");
+            let (_, used) = fast(text.as_bytes(), &opts).unwrap();
+            assert_eq!(used, text.trim_end().len(), "{text}");
+        }
+        // What follows the item is not read.
+        let (_, used) = fast(b"[1] [2]", &Options::default()).unwrap();
+        assert_eq!(used, 3);
+    }
+
+    #[test]
+    fn gives_up_or_agrees_on_every_cut_and_change() {
+        let limits = [
+            Options::default(),
+            Options::default().max_depth(1),
+            Options::default().max_depth(2),
+            Options::default().max_len(1),
+            Options::default().max_len(3),
+            Options::default().max_str_len(0),
+            Options::default().max_str_len(2),
+        ];
+        let bytes = b"\"\\,:[]{}0-.eE+ \n\x01\x7fa\xc3\xff";
+        let (mut taken, mut cases) = (0, 0);
+        for text in TAKEN {
+            let input = text.as_bytes();
+            for opts in &limits {
+                for cut in 0..=input.len() {
+                    agrees(&input[..cut], opts);
+                }
+                for at in 0..input.len() {
+                    for &b in bytes {
+                        let mut changed = input.to_vec();
+                        changed[at] = b;
+                        let took = agrees(&changed, opts);
+                        if opts.decode == limits[0].decode {
+                            cases += 1;
+                            taken += usize::from(took);
+                            // Without limits it takes all the general path
+                            // reads, but numbers of 19 digits and more.
+                            let valid = from_slice::<Value, _>(&changed, &JsonHandle::default());
+                            assert!(
+                                took || valid.is_err() || long_digits(&changed),
+                                "not taken: {:?}",
+                                String::from_utf8_lossy(&changed)
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        // Not a test that passes by giving up on everything.
+        assert!(taken * 8 > cases, "taken {taken} of {cases}");
+    }
+
+    #[test]
+    fn gives_up_at_each_limit() {
+        let doc = br#"{"ab":[[1,2]],"c":"xyz"}"#;
+        let under = |opts: Options| fast(doc, &opts).is_some();
+        assert!(under(Options::default().max_depth(3)));
+        assert!(!under(Options::default().max_depth(2)));
+        assert!(under(Options::default().max_len(4)));
+        assert!(!under(Options::default().max_len(2)));
+        assert!(under(Options::default().max_str_len(3)));
+        assert!(!under(Options::default().max_str_len(2)));
+        // An escaped string's limit is on its unescaped length.
+        let esc = |n| fast(br#"["\u00e9\n"]"#, &Options::default().max_str_len(n)).is_some();
+        assert!(esc(3) && !esc(2));
+    }
+}
