@@ -395,11 +395,12 @@ fn print_summary(results: &[Measured]) {
 
     println!("## Dynamic documents: `Document` and `Value`\n");
     println!(
-        "Decoding into `codec::Document` (flat) and `codec::Value` (a tree), each as a time \
-         ratio to the fastest peer's own dynamic value in that format (< 1: we are faster).\n"
+        "Decoding into and encoding from `codec::Document` (flat) and `codec::Value` (a tree), \
+         each as a time ratio to the fastest peer's own dynamic value in that format \
+         (< 1: we are faster).\n"
     );
-    println!("| dataset | handle | Document | Value | Document / Value |");
-    println!("|---|---|---:|---:|---:|");
+    println!("| dataset | op | handle | Document | Value | Document / Value |");
+    println!("|---|---|---|---:|---:|---:|");
     for &(dataset, op) in &keys {
         for h in ["msgpack", "cbor", "json"] {
             let (Some(doc), Some(value)) = (
@@ -409,7 +410,7 @@ fn print_summary(results: &[Measured]) {
                 continue;
             };
             println!(
-                "| {dataset} | {h} | {} | {} | {:.2}× |",
+                "| {dataset} | {op} | {h} | {} | {} | {:.2}× |",
                 fmt(doc.ratio_to_fastest_peer),
                 fmt(value.ratio_to_fastest_peer),
                 doc.ns_per_op / value.ns_per_op
