@@ -107,6 +107,11 @@ impl Slot {
 /// a `Value` (which applies the mode) and copied: the same content, at a
 /// `Value`'s speed.
 ///
+/// A format may read a whole `Document` in one step
+/// ([`DecodeFormat::read_document`]): JSON does, in one loop over the
+/// input held in its reader's buffer, with the generic path (item by item)
+/// for the rest and for every error.
+///
 /// Build one by decoding (`Document` implements [`Decode`] for every
 /// format), from a [`Value`], or node by node ([`Document::build_with`]);
 /// read it through [`Document::root`].
