@@ -210,6 +210,17 @@ impl Builder {
         (self.slots.len(), self.data.len())
     }
 
+    /// Gives back room reserved and not used, where that is more than
+    /// what is used (glibc shrinks a block in place, with no copy).
+    pub(crate) fn trim(&mut self) {
+        if self.slots.capacity() / 2 > self.slots.len() {
+            self.slots.shrink_to_fit();
+        }
+        if self.data.capacity() / 2 > self.data.len() {
+            self.data.shrink_to_fit();
+        }
+    }
+
     /// Drops everything appended since `mark`.
     pub(crate) fn truncate(&mut self, mark: (usize, usize)) {
         self.slots.truncate(mark.0);
@@ -1435,6 +1446,29 @@ mod tests {
         .unwrap();
         assert_eq!(doc, Value::Array(vec![Value::from("kept")]));
         assert_eq!(doc.data, b"kept");
+    }
+
+    #[test]
+    fn room_reserved_and_not_used_is_given_back() {
+        let mut b = Builder::new(0);
+        let mut d = DocumentBuilder::new(&mut b, 4, true);
+        assert!(d.is_whole_input());
+        d.reserve(1000, 10_000);
+        d.begin_array();
+        d.str("used");
+        d.end();
+        assert!(d.complete());
+        b.trim();
+        assert!(b.slots.capacity() < 100 && b.data.capacity() < 100);
+        assert_eq!(b.finish(), Value::Array(vec![Value::from("used")]));
+        // Room mostly used is kept.
+        let mut b = Builder::new(0);
+        b.slots.reserve(4);
+        b.push(Tag::Nil, 0, 0);
+        b.push(Tag::Nil, 0, 0);
+        let cap = b.slots.capacity();
+        b.trim();
+        assert_eq!(b.slots.capacity(), cap);
     }
 
     #[test]

@@ -29,10 +29,10 @@ pub(crate) fn read(
     if doc.is_whole_input() {
         // Room for the whole document, so that its buffers are not grown
         // (and copied) step by step: this many nodes (as many bytes as the
-        // input: the three bench documents take 13 to 27 bytes of text
-        // per node) and this much text (twitter's strings are 58 % of its
-        // bytes). Pages reserved and never written are not used.
-        doc.reserve(buf.len() / 16, buf.len() / 4 * 3);
+        // input: the three bench documents take 13 to 27 bytes of text per
+        // node), and as much text as the input holds (strings never grow
+        // when unescaped). What is left unused is given back at the end.
+        doc.reserve(buf.len() / 16, buf.len());
     }
     loop {
         // A value starts at `i`, perhaps after whitespace.
