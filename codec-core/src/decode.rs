@@ -985,10 +985,7 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
         let got = self.f.read_document(&mut self.r, &self.opts, &mut sink);
         let complete = sink.complete();
         match got.map_err(|e| self.at(e))? {
-            true if complete => {
-                doc.trim();
-                Ok(true)
-            }
+            true if complete => Ok(true),
             true => Err(self.at(Error::custom(format_args!(
                 "{} read_document: not one whole item",
                 F::NAME

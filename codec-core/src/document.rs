@@ -1100,6 +1100,9 @@ impl<'de> Decode<'de> for Document {
         if !d.doc_whole(&mut b)? {
             build(d, &mut b)?;
         }
+        // Room a format's reader reserved by the input's size, perhaps
+        // before it left the item to `build`.
+        b.trim();
         Ok(b.finish())
     }
 
