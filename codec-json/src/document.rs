@@ -28,13 +28,10 @@ pub(crate) fn read(
     let mut i = 0;
     if doc.is_whole_input() {
         // Room for the whole document, so that its buffers are not grown
-        // (and copied) step by step: a node per 6 bytes of input (compact
-        // JSON takes 7.9 bytes per node in citm_catalog, 12.5 in canada,
-        // 17.7 in twitter; a node is 16 bytes, so this reserves 2.7 times
-        // the input's size), and as much text as the input holds (strings
-        // never grow when unescaped). What is left unused is given back at
-        // the end; pages reserved and never written are never touched.
-        doc.reserve(buf.len() / 6, buf.len());
+        // (and copied) step by step: the nodes it is estimated to hold,
+        // and as much text as the input holds (strings never grow when
+        // unescaped). What is left unused is given back at the end.
+        doc.reserve(node_estimate(buf), buf.len());
     }
     loop {
         // A value starts at `i`, perhaps after whitespace.
@@ -124,6 +121,42 @@ pub(crate) fn read(
             }
         }
     }
+}
+
+/// Windows of [`node_estimate`]: how many, and their width in bytes.
+const WINDOWS: usize = 8;
+const WINDOW: usize = 512;
+
+/// About how many nodes the JSON text `buf` holds, a quarter more than
+/// the structural bytes (`,` `:` `[` `{`, one per node but the first)
+/// counted in eight windows spread over it suggest (at most one per four
+/// bytes), or exactly that count in a text of up to 4 KiB.
+///
+/// JSON texts differ widely in bytes per node (compact citm_catalog
+/// 7.9, canada 12.5, twitter 17.7), and a fixed ratio either falls
+/// short, so that the node buffer is copied as it grows, or reserves
+/// much more than is used, which is then given back. Giving back is not
+/// free: glibc then serves the next large reservation from fresh pages
+/// (`mmap`), and every page written faults; at one node per 6 bytes,
+/// twitter's decode took 115 page faults and twice the time.
+fn node_estimate(buf: &[u8]) -> usize {
+    // Summed in 16-bit lanes, which LLVM vectorizes (16 bytes a step;
+    // `filter(..).count()` took eight instructions a byte). A window, or
+    // a whole short text, is at most 4 KiB: the sum fits.
+    let structural = |w: &[u8]| {
+        let flags =
+            |c: u8| u16::from(c == b',') + u16::from(c == b':') + u16::from(c | 0x20 == b'{');
+        usize::from(w.iter().map(|&c| flags(c)).sum::<u16>())
+    };
+    let sampled = WINDOWS * WINDOW;
+    if buf.len() <= sampled {
+        return structural(buf) + 1;
+    }
+    let step = buf.len() / WINDOWS;
+    let seen: usize = (0..WINDOWS)
+        .map(|k| structural(&buf[k * step..k * step + WINDOW]))
+        .sum();
+    (seen.saturating_mul(buf.len()) / sampled / 4 * 5 + 1).min(buf.len() / 4)
 }
 
 /// A map key at `i` (perhaps after whitespace) and its `:`; returns the
@@ -227,6 +260,40 @@ mod tests {
             Err(e) => panic!("taken, but {e}: {:?}", String::from_utf8_lossy(input)),
         }
         true
+    }
+
+    /// Nodes of `v`, as a `Document` counts them (a map's keys too).
+    fn nodes(v: &Value) -> usize {
+        1 + match v {
+            Value::Array(items) => items.iter().map(nodes).sum(),
+            Value::Map(entries) => entries.iter().map(|(k, v)| nodes(k) + nodes(v)).sum(),
+            _ => 0,
+        }
+    }
+
+    /// The estimate of the three bench documents, pretty and compact,
+    /// reserves enough nodes and not twice too many (which would be given
+    /// back); a short text's is its count, one more for an empty container.
+    #[test]
+    fn node_estimate_covers_the_documents_without_waste() {
+        let h = JsonHandle::default();
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/");
+        for name in ["twitter.json", "citm_catalog.json", "canada.json"] {
+            let pretty = std::fs::read(format!("{dir}{name}")).unwrap();
+            let v: Value = from_slice(&pretty, &h).unwrap();
+            let compact = codec_core::to_vec(&v, &h).unwrap();
+            let n = nodes(&v);
+            for text in [&pretty, &compact] {
+                let e = node_estimate(text);
+                assert!(n <= e && e < 2 * n, "{name}: {e} for {n} nodes");
+            }
+        }
+        assert_eq!(node_estimate(b"[1,{\"a\":[]}]"), 6);
+        assert_eq!(node_estimate(b"7"), 1);
+        // A string of commas cannot make it reserve more than a node per
+        // four bytes.
+        let commas = [b','; 1 << 16];
+        assert_eq!(node_estimate(&commas), 1 << 14);
     }
 
     #[test]
