@@ -152,6 +152,9 @@ fn node_estimate(buf: &[u8]) -> usize {
     if buf.len() <= sampled {
         return structural(buf) + 1;
     }
+    // In bounds: the last window starts at 7/8 of the length at most,
+    // and the eighth left after it is at least `WINDOW` bytes, since the
+    // length is over `WINDOWS * WINDOW`.
     let step = buf.len() / WINDOWS;
     let seen: usize = (0..WINDOWS)
         .map(|k| structural(&buf[k * step..k * step + WINDOW]))
