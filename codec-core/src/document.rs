@@ -904,7 +904,7 @@ pub struct DocumentBuilder<'a> {
     map: bool,
     /// See [`DocumentBuilder::is_whole_input`].
     whole: bool,
-    /// How many more containers may be open at once.
+    /// How many containers may be open at once.
     room: u32,
     /// Items appended to the innermost open container so far.
     count: usize,
@@ -1007,10 +1007,11 @@ impl<'a> DocumentBuilder<'a> {
 
     #[inline(always)]
     fn begin(&mut self, tag: Tag, map: bool) -> bool {
-        if self.room == 0 {
+        // Against the frames' count, which the push below loads anyway:
+        // no counter to step down here and up again in `end`.
+        if self.outer.len() >= self.room as usize {
             return false;
         }
-        self.room -= 1;
         self.outer.push(Frame {
             at: self.at,
             count: self.count + 1,
@@ -1051,7 +1052,6 @@ impl<'a> DocumentBuilder<'a> {
         }
         self.b.close(at, if map { count / 2 } else { count });
         (self.at, self.count, self.map) = (outer.at, outer.count, outer.map);
-        self.room += 1;
         true
     }
 

@@ -25,7 +25,6 @@ pub(crate) fn read(
     opts: &DecodeOptions,
     doc: &mut DocumentBuilder<'_>,
 ) -> Option<usize> {
-    let mut i = 0;
     if doc.is_whole_input() {
         // Room for the whole document, so that its buffers are not grown
         // (and copied) step by step: the nodes it is estimated to hold,
@@ -33,14 +32,21 @@ pub(crate) fn read(
         // unescaped). What is left unused is given back at the end.
         doc.reserve(node_estimate(buf), buf.len());
     }
+    // The item counts of `max_len` are checked as each container closes,
+    // not as each item comes: the loop gives up at the close of one that
+    // holds more than `max_len` items, as it would have before its first
+    // item past them, and the nodes appended meanwhile are bounded by the
+    // input's length. (A map's keys and values both count, so it gives up
+    // at a map of more than `max_len / 2` entries: the general path then
+    // decides.)
+    let max_len = opts.max_len;
+    let mut i = skip_ws_in(buf, 0);
+    if !matches!(buf.get(i), Some(b'[' | b'{')) {
+        return scalar_alone(buf, i, opts, doc);
+    }
     loop {
-        // A value starts at `i`, perhaps after whitespace.
-        i = skip_ws_in(buf, i);
-        if doc.len() >= opts.max_len {
-            return None;
-        }
+        // A value starts at `i`, whitespace skipped; a container is open.
         match *buf.get(i)? {
-            b'"' => i = string(buf, i + 1, opts, doc)?,
             b'{' => {
                 if !doc.begin_map() {
                     return None;
@@ -48,10 +54,14 @@ pub(crate) fn read(
                 let j = skip_ws_in(buf, i + 1);
                 if buf.get(j) != Some(&b'}') {
                     i = key(buf, j, opts, doc)?;
+                    i = skip_ws_in(buf, i);
                     continue;
                 }
                 doc.end();
                 i = j + 1;
+                if doc.depth() == 0 {
+                    return (max_len > 0).then_some(i);
+                }
             }
             b'[' => {
                 if !doc.begin_array() {
@@ -64,62 +74,101 @@ pub(crate) fn read(
                 }
                 doc.end();
                 i = j + 1;
-            }
-            b't' => {
-                i = literal(buf, i, b"true")?;
-                doc.bool(true);
-            }
-            b'f' => {
-                i = literal(buf, i, b"false")?;
-                doc.bool(false);
-            }
-            b'n' => {
-                i = literal(buf, i, b"null")?;
-                doc.nil();
-            }
-            b'-' | b'0'..=b'9' => {
-                // As the general path reads a number into a `Value`; what
-                // `short_value` leaves to `parse` is left to that path.
-                let (v, len) = number::short_value(&buf[i..], opts.signed_integer)?.ok()?;
-                // Not dropped, which would be a call per number to the
-                // out-of-line drop of `Value`: these kinds own nothing.
-                let v = ManuallyDrop::new(v);
-                match *v {
-                    Value::Uint(n) => doc.uint(n),
-                    Value::Int(n) => doc.int(n),
-                    Value::F64(f) => doc.f64(f),
-                    _ => {
-                        drop(ManuallyDrop::into_inner(v));
-                        return None;
-                    }
+                if doc.depth() == 0 {
+                    return (max_len > 0).then_some(i);
                 }
-                i += len;
             }
-            _ => return None,
+            _ => i = leaf(buf, i, opts, doc)?,
         }
         // After a value: close what ends here, up to a `,` or the end of
         // the item.
         loop {
-            if doc.depth() == 0 {
-                return Some(i);
-            }
             i = skip_ws_in(buf, i);
             match (*buf.get(i)?, doc.in_map()) {
                 (b',', false) => {
-                    i += 1;
+                    i = skip_ws_in(buf, i + 1);
                     break;
                 }
                 (b',', true) => {
                     i = key(buf, i + 1, opts, doc)?;
+                    i = skip_ws_in(buf, i);
                     break;
                 }
                 (b']', false) | (b'}', true) => {
+                    if doc.len() > max_len {
+                        return None;
+                    }
                     doc.end();
                     i += 1;
+                    if doc.depth() == 0 {
+                        // The item's one root: within any `max_len`
+                        // from 1 up, and 0 allows no item at all.
+                        return (max_len > 0).then_some(i);
+                    }
                 }
                 _ => return None,
             }
         }
+    }
+}
+
+/// A document that is a scalar alone, with no container to close. Out
+/// of line, so that `read`'s loop is the one copy of [`leaf`] in it.
+#[inline(never)]
+fn scalar_alone(
+    buf: &[u8],
+    i: usize,
+    opts: &DecodeOptions,
+    doc: &mut DocumentBuilder<'_>,
+) -> Option<usize> {
+    leaf(buf, i, opts, doc).filter(|_| opts.max_len > 0)
+}
+
+/// A value that is not a container (a string, literal or number) at `i`,
+/// appended to `doc`; returns the index after it.
+#[inline(always)]
+fn leaf(
+    buf: &[u8],
+    i: usize,
+    opts: &DecodeOptions,
+    doc: &mut DocumentBuilder<'_>,
+) -> Option<usize> {
+    match *buf.get(i)? {
+        b'"' => string(buf, i + 1, opts, doc),
+        b't' => {
+            let end = literal(buf, i, b"true")?;
+            doc.bool(true);
+            Some(end)
+        }
+        b'f' => {
+            let end = literal(buf, i, b"false")?;
+            doc.bool(false);
+            Some(end)
+        }
+        b'n' => {
+            let end = literal(buf, i, b"null")?;
+            doc.nil();
+            Some(end)
+        }
+        b'-' | b'0'..=b'9' => {
+            // As the general path reads a number into a `Value`; what
+            // `short_value` leaves to `parse` is left to that path.
+            let (v, len) = number::short_value(&buf[i..], opts.signed_integer)?.ok()?;
+            // Not dropped, which would be a call per number to the
+            // out-of-line drop of `Value`: these kinds own nothing.
+            let v = ManuallyDrop::new(v);
+            match *v {
+                Value::Uint(n) => doc.uint(n),
+                Value::Int(n) => doc.int(n),
+                Value::F64(f) => doc.f64(f),
+                _ => {
+                    drop(ManuallyDrop::into_inner(v));
+                    return None;
+                }
+            }
+            Some(i + len)
+        }
+        _ => None,
     }
 }
 
@@ -167,7 +216,7 @@ fn node_estimate(buf: &[u8]) -> usize {
 #[inline(always)]
 fn key(buf: &[u8], i: usize, opts: &DecodeOptions, doc: &mut DocumentBuilder<'_>) -> Option<usize> {
     let i = skip_ws_in(buf, i);
-    if buf.get(i) != Some(&b'"') || doc.len() >= opts.max_len {
+    if buf.get(i) != Some(&b'"') {
         return None;
     }
     let end = string(buf, i + 1, opts, doc)?;
@@ -364,6 +413,12 @@ mod tests {
         assert!(!under(Options::default().max_depth(2)));
         assert!(under(Options::default().max_len(4)));
         assert!(!under(Options::default().max_len(2)));
+        // `max_len` is checked as each container closes: an inner one
+        // past it, an outer one, a lone scalar under a limit of 0.
+        let len = |text: &[u8], n| fast(text, &Options::default().max_len(n)).is_some();
+        assert!(len(b"[[1,2],[3]]", 2) && !len(b"[[1,2,3],[4]]", 2));
+        assert!(!len(b"[[1],[2],[3]]", 2) && len(b"[[1],[2],[3]]", 3));
+        assert!(len(b"true", 1) && !len(b"true", 0) && !len(b"[]", 0));
         assert!(under(Options::default().max_str_len(3)));
         assert!(!under(Options::default().max_str_len(2)));
         // An escaped string's limit is on its unescaped length.

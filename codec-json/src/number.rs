@@ -945,7 +945,9 @@ fn big(text: &[u8], neg: bool) -> Result<Num> {
     Ok(Num::Big { mag, neg, v })
 }
 
-#[inline]
+/// Inlined everywhere: the `Document` reader's loop left it out of line
+/// (a call per float) once the loop grew.
+#[inline(always)]
 fn float64(text: &[u8], mant: u64, exp10: i32, overflow: bool, neg: bool) -> Result<f64> {
     if !overflow && mant <= 1 << 53 && (-22..=22).contains(&exp10) {
         // Clinger's fast path: both operands exact, one correctly rounded operation.
