@@ -1038,6 +1038,32 @@ impl<'a> DocumentBuilder<'a> {
         self.begin(Tag::Map, true)
     }
 
+    /// Appends an empty array: [`DocumentBuilder::begin_array`] and
+    /// [`DocumentBuilder::end`] in one step, with no container saved and
+    /// restored. False (nothing appended) when the nesting allowed
+    /// (`max_depth`) is used up, as `begin_array` would answer.
+    #[inline(always)]
+    pub fn empty_array(&mut self) -> bool {
+        self.empty(Tag::Array)
+    }
+
+    /// Appends an empty map, as [`DocumentBuilder::empty_array`].
+    #[inline(always)]
+    pub fn empty_map(&mut self) -> bool {
+        self.empty(Tag::Map)
+    }
+
+    #[inline(always)]
+    fn empty(&mut self, tag: Tag) -> bool {
+        if self.outer.len() >= self.room as usize {
+            return false;
+        }
+        // Closed as it opens: no items, and the next node is its end.
+        let end = self.b.slots.len() as u64 + 1;
+        self.leaf(tag, 0, end);
+        true
+    }
+
     /// Closes the innermost open container. False (nothing changed) when
     /// none is open, or it is a map whose last key has no value.
     #[inline(always)]
@@ -1461,6 +1487,46 @@ mod tests {
         .unwrap();
         assert_eq!(doc, Value::Array(vec![Value::from("kept")]));
         assert_eq!(doc.data, b"kept");
+    }
+
+    #[test]
+    fn empty_containers_in_one_step_are_begin_and_end() {
+        // The same nodes as opened and closed, nested, at the top and
+        // after items (whose end each empty container's slot records).
+        let steps = |d: &mut DocumentBuilder<'_>| {
+            d.begin_array();
+            let ok = d.empty_array() && d.empty_map();
+            d.begin_map();
+            d.str("k");
+            let ok = ok && d.empty_array() && d.end();
+            d.nil();
+            ok && d.empty_map() && d.end()
+        };
+        let opened = |d: &mut DocumentBuilder<'_>| {
+            d.begin_array();
+            let ok = d.begin_array() && d.end() && d.begin_map() && d.end();
+            d.begin_map();
+            d.str("k");
+            let ok = ok && d.begin_array() && d.end() && d.end();
+            d.nil();
+            ok && d.begin_map() && d.end() && d.end()
+        };
+        let one = Document::build_with(4, steps).unwrap();
+        let two = Document::build_with(4, opened).unwrap();
+        assert_eq!(one.slots, two.slots);
+        assert_eq!(one.root().index(1).map(|n| n.len()), Some(0));
+        assert_eq!(
+            Document::build_with(1, |d| d.empty_map()).unwrap(),
+            Value::Map(vec![])
+        );
+        // The nesting allowed counts an empty container as `begin` does.
+        assert!(Document::build_with(0, |d| d.empty_array()).is_none());
+        let refused = Document::build_with(1, |d| {
+            d.begin_array();
+            let refused = !d.empty_array() && !d.empty_map();
+            refused && d.end()
+        });
+        assert_eq!(refused.unwrap(), Value::Array(vec![]));
     }
 
     #[test]

@@ -47,32 +47,38 @@ pub(crate) fn read(
     loop {
         // A value starts at `i`, whitespace skipped; a container is open.
         match *buf.get(i)? {
+            // An empty container is appended whole: in citm_catalog,
+            // 8,695 of the 10,451 arrays are empty.
             b'{' => {
-                if !doc.begin_map() {
-                    return None;
-                }
                 let j = skip_ws_in(buf, i + 1);
                 if buf.get(j) != Some(&b'}') {
+                    if !doc.begin_map() {
+                        return None;
+                    }
                     i = key(buf, j, opts, doc)?;
                     i = skip_ws_in(buf, i);
                     continue;
                 }
-                doc.end();
+                if !doc.empty_map() {
+                    return None;
+                }
                 i = j + 1;
                 if doc.depth() == 0 {
                     return (max_len > 0).then_some(i);
                 }
             }
             b'[' => {
-                if !doc.begin_array() {
-                    return None;
-                }
                 let j = skip_ws_in(buf, i + 1);
                 if buf.get(j) != Some(&b']') {
+                    if !doc.begin_array() {
+                        return None;
+                    }
                     i = j;
                     continue;
                 }
-                doc.end();
+                if !doc.empty_array() {
+                    return None;
+                }
                 i = j + 1;
                 if doc.depth() == 0 {
                     return (max_len > 0).then_some(i);
@@ -411,6 +417,10 @@ mod tests {
         let under = |opts: Options| fast(doc, &opts).is_some();
         assert!(under(Options::default().max_depth(3)));
         assert!(!under(Options::default().max_depth(2)));
+        // An empty container, appended in one step, is as deep as any.
+        let depth = |text: &[u8], n| fast(text, &Options::default().max_depth(n)).is_some();
+        assert!(depth(b"[[],{}]", 2) && !depth(b"[[],{}]", 1) && !depth(b"[{}]", 1));
+        assert!(depth(b" {} ", 1) && !depth(b"[]", 0) && !depth(b"{}", 0));
         assert!(under(Options::default().max_len(4)));
         assert!(!under(Options::default().max_len(2)));
         // `max_len` is checked as each container closes: an inner one
