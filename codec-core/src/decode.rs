@@ -236,6 +236,20 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
         target.decode_into(self).map_err(|e| self.quote(e))
     }
 
+    /// [`Decoder::decode_into`] for a value that must be the whole input:
+    /// the input must end right after it, as in [`Decoder::decode_exact`],
+    /// and the type may size its buffers by the input.
+    pub fn decode_exact_into<T: Decode<'de>>(&mut self, target: &mut T) -> Result<()> {
+        self.sole = true;
+        let got = target.decode_into(self);
+        self.sole = false;
+        got.map_err(|e| {
+            let e = self.at(e);
+            self.quote(e)
+        })?;
+        self.finish()
+    }
+
     /// Decodes one value. An error that no inner step located (a missing
     /// struct field, a custom error) gets the offset where decoding stopped.
     #[inline]

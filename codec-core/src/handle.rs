@@ -116,6 +116,19 @@ pub fn from_slice<'de, T: Decode<'de>, H: Handle>(input: &'de [u8], h: &H) -> Re
     h.decoder(input).decode_exact()
 }
 
+/// Decodes one value that must fill the whole slice into `target`,
+/// reusing what `target` holds where its type can ([`Decode::decode_into`]:
+/// `String`, `Vec` and the maps keep their allocations, derived structs
+/// decode field by field, a [`Document`](crate::Document) refills its two
+/// buffers). For decoding many inputs in a loop into the same target.
+pub fn from_slice_into<'de, T: Decode<'de>, H: Handle>(
+    input: &'de [u8],
+    h: &H,
+    target: &mut T,
+) -> Result<()> {
+    h.decoder(input).decode_exact_into(target)
+}
+
 /// Decodes one value from an [`std::io::Read`]; the input must end after it.
 pub fn from_reader<T: DecodeOwned, H: Handle, R: std::io::Read>(r: R, h: &H) -> Result<T> {
     h.io_decoder(r).decode_exact()

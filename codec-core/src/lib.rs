@@ -75,7 +75,9 @@ pub use format::{
     SignedInt, UnsignedInt, float_array_in_buffer, hint_in_buffer, key_in_buffer, write_array_each,
     write_rows_each,
 };
-pub use handle::{Handle, encode_into, from_reader, from_slice, to_vec, to_writer};
+pub use handle::{
+    Handle, encode_into, from_reader, from_slice, from_slice_into, to_vec, to_writer,
+};
 pub use options::{DecodeOptions, EncodeOptions, Options, ValueMaps};
 pub use raw::{Raw, RawRef};
 pub use read::{IoReader, Read, Reference, SliceReader, be_uint};

@@ -362,6 +362,17 @@ mod tests {
             let (_, used) = fast(text.as_bytes(), &opts).unwrap();
             assert_eq!(used, text.trim_end().len(), "{text}");
         }
+        // Nested past the builder's frames kept in place (32), maps and
+        // arrays in turn, an item on each side of each level.
+        let deep: String = (0..70)
+            .map(|i| if i % 2 == 0 { "[1," } else { r#"{"k":"# })
+            .chain(["0"])
+            .chain((0..70).rev().map(|i| if i % 2 == 0 { ",2]" } else { "}" }))
+            .collect();
+        assert!(
+            agrees(deep.as_bytes(), &Options::default()),
+            "not taken: {deep}"
+        );
         // What follows the item is not read.
         let (_, used) = fast(b"[1] [2]", &Options::default()).unwrap();
         assert_eq!(used, 3);

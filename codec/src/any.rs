@@ -104,6 +104,33 @@ impl AnyHandle {
         dispatch!(self, h => codec_core::from_slice(input, h))
     }
 
+    /// Decodes one value that fills the whole slice into `target`, reusing
+    /// what it holds where its type can ([`codec_core::from_slice_into`]).
+    ///
+    /// ```
+    /// use codec::{AnyHandle, Document};
+    ///
+    /// let h: AnyHandle = "json".parse().unwrap();
+    /// let mut doc = Document::default();
+    /// let mut names = Vec::new();
+    /// for input in [&br#"{"name":"Ada","langs":["en"]}"#[..], br#"{"name":"Grace"}"#] {
+    ///     // The document's two buffers are refilled, not allocated again.
+    ///     h.from_slice_into(input, &mut doc).unwrap();
+    ///     names.push(doc.root().get("name").and_then(|n| n.as_str()).unwrap().to_owned());
+    /// }
+    /// assert_eq!(names, ["Ada", "Grace"]);
+    /// // An error leaves the document nil.
+    /// assert!(h.from_slice_into(b"[1,", &mut doc).is_err());
+    /// assert!(doc.root().is_nil());
+    /// ```
+    pub fn from_slice_into<'de, T: Decode<'de>>(
+        &self,
+        input: &'de [u8],
+        target: &mut T,
+    ) -> Result<()> {
+        dispatch!(self, h => codec_core::from_slice_into(input, h, target))
+    }
+
     /// Decodes one value from an [`std::io::Read`]; the input must end after it.
     pub fn from_reader<T: DecodeOwned, R: std::io::Read>(&self, r: R) -> Result<T> {
         dispatch!(self, h => codec_core::from_reader(r, h))

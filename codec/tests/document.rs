@@ -8,10 +8,11 @@
 mod common;
 
 use codec::{
-    BincHandle, CborHandle, Codec, Document, Handle, JsonHandle, Kind, MsgpackHandle, SimpleHandle,
-    Time, Value, ValueMaps, from_slice, to_vec,
+    BincHandle, CborHandle, Codec, Document, ErrorKind, Handle, JsonHandle, Kind, MsgpackHandle,
+    SimpleHandle, Time, Value, ValueMaps, from_slice, from_slice_into, to_vec,
 };
 use common::{random_text, xorshift};
+use std::cell::RefCell;
 
 /// A random value of every kind, up to `depth` levels; `binary` adds the
 /// kinds JSON cannot write (bytes, extensions, times, tags).
@@ -54,22 +55,41 @@ fn random_value(next: &mut impl FnMut() -> u64, depth: u32, binary: bool) -> Val
     }
 }
 
+thread_local! {
+    /// One document decoded into again and again across a test's inputs,
+    /// as a loop over inputs would (`from_slice_into`).
+    static REUSED: RefCell<Document> = RefCell::new(Document::default());
+}
+
 /// Decodes `bytes` as a `Value` and as a `Document` under `h`: the same
-/// content or the same error (message, place and path).
+/// content or the same error (message, place and path). Decoded into a
+/// document that held the previous input, the same again; on an error
+/// that document is left nil.
 fn agree<H: Handle>(h: &H, label: &str, bytes: &[u8]) -> Option<Document> {
     let v = from_slice::<Value, _>(bytes, h);
     let d = from_slice::<Document, _>(bytes, h);
-    match (v, d) {
-        (Ok(v), Ok(d)) => {
+    let into = REUSED.with_borrow_mut(|doc| from_slice_into(bytes, h, doc).map(|()| doc.clone()));
+    match (v, d, into) {
+        (Ok(v), Ok(d), Ok(into)) => {
             assert_eq!(d, v, "{label}: {bytes:02x?}");
             assert_eq!(d.to_value(), v, "{label}");
+            assert_eq!(into, v, "{label}, decoded into a document: {bytes:02x?}");
+            assert_eq!(into.node_count(), d.node_count(), "{label}");
             Some(d)
         }
-        (Err(a), Err(b)) => {
+        (Err(a), Err(b), Err(c)) => {
             assert_eq!(a.to_string(), b.to_string(), "{label}: {bytes:02x?}");
+            assert_eq!(a.to_string(), c.to_string(), "{label}, decoded into");
+            // Nil after an error in the item; the item itself when the
+            // error is what follows it.
+            if !matches!(c.kind(), ErrorKind::TrailingData) {
+                REUSED.with_borrow(|doc| assert!(doc.root().is_nil() && doc.node_count() == 1));
+            }
             None
         }
-        (a, b) => panic!("{label}: Value {a:?}, Document {b:?} on {bytes:02x?}"),
+        (a, b, c) => {
+            panic!("{label}: Value {a:?}, Document {b:?}, into a document {c:?} on {bytes:02x?}")
+        }
     }
 }
 

@@ -222,3 +222,61 @@ fn value_containers_without_a_length_are_allocated_once() {
         assert_eq!(dec.decode::<Value>().unwrap(), want);
     }
 }
+
+#[test]
+fn a_document_decoded_into_again_keeps_its_buffers() {
+    use codec::{Document, Value, from_slice_into};
+    let docs: Vec<Value> = (0..50)
+        .map(|i| {
+            Value::Map(vec![
+                (Value::from("id"), Value::Uint(i)),
+                (
+                    Value::from("name"),
+                    Value::from(format!("reading number {i}").as_str()),
+                ),
+                (
+                    Value::from("tags"),
+                    Value::Array(vec![Value::from("a"); i as usize % 7]),
+                ),
+                (Value::from("empty"), Value::Array(vec![])),
+            ])
+        })
+        .collect();
+    each_handle!(h => {
+        let inputs: Vec<Vec<u8>> = docs.iter().map(|v| to_vec(v, &h).unwrap()).collect();
+        // What a fresh decode gives (MessagePack reads an integer back as
+        // `Int`, for one).
+        let fresh: Vec<Document> = inputs.iter().map(|b| from_slice(b, &h).unwrap()).collect();
+        let mut doc = Document::default();
+        // Warm-up pass: the two buffers grow to the largest input's size.
+        for input in &inputs {
+            from_slice_into(input, &h, &mut doc).unwrap();
+        }
+        let n = count_allocs(|| {
+            for (input, want) in inputs.iter().zip(&fresh) {
+                from_slice_into(input, &h, &mut doc).unwrap();
+                assert_eq!(doc, *want, "{}", h.name());
+            }
+        });
+        match h.name() {
+            // A fresh decoder has a fresh symbol table, which allocates.
+            "binc" => {}
+            // The one-loop reader's stack of open containers: one small
+            // allocation per document here (two levels).
+            "json" => assert_eq!(n, 50, "json: {n} allocations for 50 documents"),
+            name => assert_eq!(n, 0, "{name}: {n} allocations for 50 documents"),
+        }
+        // An error in the item leaves the document nil; the next input
+        // refills it.
+        let cut = &inputs[9][..inputs[9].len() - 1];
+        assert!(from_slice_into(cut, &h, &mut doc).is_err(), "{}", h.name());
+        assert!(doc.root().is_nil() && doc.node_count() == 1, "{}", h.name());
+        from_slice_into(&inputs[3], &h, &mut doc).unwrap();
+        assert_eq!(doc, fresh[3], "{}", h.name());
+        // Trailing data: the item was read, and the document holds it.
+        let mut long = inputs[4].clone();
+        long.extend_from_slice(&inputs[4]);
+        assert!(from_slice_into(&long, &h, &mut doc).is_err(), "{}", h.name());
+        assert_eq!(doc, fresh[4], "{}", h.name());
+    });
+}
