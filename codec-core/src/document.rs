@@ -119,7 +119,7 @@ impl Slot {
 /// its two buffers are kept from one input to the next, where a fresh
 /// document per input takes them from the allocator each time (and a
 /// large one, with glibc's allocator in a process that holds little else,
-/// from the system: twitter.json's took 169 page faults per decode in
+/// from the system: twitter.json's took 167 page faults per decode in
 /// such a loop, and over twice the time).
 #[derive(Clone)]
 pub struct Document {
