@@ -225,7 +225,7 @@ fn magnitude(digits: &[u8]) -> Option<u128> {
 
 /// Half-precision bits to `f32`, NaN payloads kept bit for bit.
 #[inline]
-fn f16_to_f32(h: u16) -> f32 {
+pub(crate) fn f16_to_f32(h: u16) -> f32 {
     if h & 0x7c00 == 0x7c00 && h & 0x03ff != 0 {
         let sign = ((h & 0x8000) as u32) << 16;
         return f32::from_bits(sign | 0x7f80_0000 | (((h & 0x03ff) as u32) << 13));
@@ -681,6 +681,27 @@ impl DecodeFormat for CborDecoder {
         };
         r.consume(head);
         Ok(Some(put(v)))
+    }
+
+    /// The whole item from the reader's buffer in one loop
+    /// ([`crate::document`]), where no option changes how a number reads.
+    #[inline]
+    fn read_document<'de, R: Read<'de>>(
+        &mut self,
+        r: &mut R,
+        opts: &codec_core::DecodeOptions,
+        doc: &mut codec_core::DocumentBuilder<'_>,
+    ) -> Result<bool> {
+        if opts.prefer_float {
+            return Ok(false);
+        }
+        match crate::document::read(r.fill_buf()?, opts, doc) {
+            Some(used) => {
+                r.consume(used);
+                Ok(true)
+            }
+            None => Ok(false),
+        }
     }
 
     /// Null (`f6`) and, as ugorji, undefined (`f7`) are nil for typed

@@ -75,6 +75,7 @@
 //!   `Value::Simple(n)`; ugorji rejects them.
 
 mod decode;
+mod document;
 mod encode;
 mod handle;
 

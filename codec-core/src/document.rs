@@ -991,10 +991,36 @@ impl<'a> DocumentBuilder<'a> {
         self.leaf(Tag::F64, 0, v.to_bits());
     }
 
+    /// Appends a 32-bit float (`Value::F32`).
+    #[inline(always)]
+    pub fn f32(&mut self, v: f32) {
+        self.leaf(Tag::F32, 0, u64::from(v.to_bits()));
+    }
+
     /// Appends a text string.
     #[inline(always)]
     pub fn str(&mut self, s: &str) {
         self.b.push_str(s);
+        self.count += 1;
+    }
+
+    /// Appends the text string `s` holds when it is UTF-8; false (nothing
+    /// appended) when it is not. ASCII (map keys, codes: most strings of
+    /// most documents) is checked here, in line, with no call.
+    #[inline(always)]
+    pub fn text(&mut self, s: &[u8]) -> bool {
+        if !s.is_ascii() && crate::str_from_utf8(s).is_err() {
+            return false;
+        }
+        self.b.push_text(s);
+        self.count += 1;
+        true
+    }
+
+    /// Appends a byte string.
+    #[inline(always)]
+    pub fn bytes(&mut self, b: &[u8]) {
+        self.b.push_data(Tag::Bytes, b);
         self.count += 1;
     }
 
@@ -1144,6 +1170,143 @@ impl<'a> DocumentBuilder<'a> {
     pub fn is_empty(&self) -> bool {
         self.count == 0
     }
+
+    /// Whether the next item appended is a map's key.
+    #[inline(always)]
+    pub fn at_key(&self) -> bool {
+        self.map && self.count.is_multiple_of(2)
+    }
+
+    /// The loop of a one-step reader ([`DecodeFormat::read_document`]) for
+    /// a format whose arrays and maps declare their lengths up front
+    /// (MessagePack, CBOR): reads the item at the start of `buf` and
+    /// returns the bytes it used.
+    ///
+    /// `item` reads the item at the start of the bytes it is given (never
+    /// none; the buffer from the item on): a scalar it appends to the
+    /// builder itself ([`ItemHead::Leaf`]), or the head of a container,
+    /// which this loop opens and closes once its declared items have been
+    /// read. `None`, from `item` or here, gives up, and the shared driver
+    /// reads the item again the general way: the buffer ends, the nesting
+    /// allowed is used up, or a container declares more than `max_len`
+    /// items (entries, for a map; the general path reports that error).
+    ///
+    /// ```
+    /// use codec_core::{Document, ItemHead, Value};
+    ///
+    /// // A toy format: `A n` an array of n items, `M n` a map of n
+    /// // entries, a digit an unsigned integer.
+    /// let buf = b"A3M1123A0!";
+    /// let mut used = 0;
+    /// let doc = Document::build_with(8, |d| {
+    ///     let got = d.read_declared(buf, 100, |b, d| {
+    ///         let digit = |c: u8| (c as char).to_digit(10);
+    ///         Some(match b[0] {
+    ///             b'A' => ItemHead::Array { items: digit(*b.get(1)?)? as usize, head: 2 },
+    ///             b'M' => ItemHead::Map { entries: digit(*b.get(1)?)? as usize, head: 2 },
+    ///             c => {
+    ///                 d.uint(digit(c)?.into());
+    ///                 ItemHead::Leaf(1)
+    ///             }
+    ///         })
+    ///     });
+    ///     got.map(|n| used = n).is_some()
+    /// })
+    /// .unwrap();
+    /// assert_eq!(used, 9);
+    /// let map = Value::Map(vec![(Value::Uint(1), Value::Uint(2))]);
+    /// assert_eq!(doc, Value::Array(vec![map, Value::Uint(3), Value::Array(vec![])]));
+    /// ```
+    ///
+    /// [`DecodeFormat::read_document`]: crate::DecodeFormat::read_document
+    #[inline(always)]
+    pub fn read_declared(
+        &mut self,
+        buf: &[u8],
+        max_len: usize,
+        mut item: impl FnMut(&[u8], &mut Self) -> Option<ItemHead>,
+    ) -> Option<usize> {
+        // Containers open around the item when this began are not its own.
+        let base = self.outer.len();
+        // The items the innermost of its own containers declares (a map's
+        // keys and values both count); each container around that one
+        // keeps its own in its slot's `big` until it closes, so the loop
+        // needs no stack of counts, and reads a slot only as a container
+        // closes.
+        let mut want = usize::MAX;
+        let mut i = 0;
+        loop {
+            let rest = buf.get(i..).filter(|rest| !rest.is_empty())?;
+            let (n, map, head) = match item(rest, self)? {
+                ItemHead::Leaf(len) => (0, None, len),
+                ItemHead::Array { items, head } => (items, Some(false), head),
+                ItemHead::Map { entries, head } => (entries, Some(true), head),
+            };
+            i += head;
+            if let Some(map) = map {
+                if n > max_len {
+                    return None;
+                }
+                let opened = match (n, map) {
+                    (0, true) => self.empty_map(),
+                    (0, false) => self.empty_array(),
+                    _ => {
+                        let items = if map { n.checked_mul(2)? } else { n };
+                        let outer = self.at;
+                        if !(if map {
+                            self.begin_map()
+                        } else {
+                            self.begin_array()
+                        }) {
+                            return None;
+                        }
+                        if self.outer.len() > base + 1
+                            && let Some(s) = self.b.slots.get_mut(outer)
+                        {
+                            s.big = want as u64;
+                        }
+                        want = items;
+                        continue;
+                    }
+                };
+                if !opened {
+                    return None;
+                }
+            }
+            // After an item: close every container it fills.
+            while self.count == want {
+                self.end();
+                want = match self.outer.len() > base {
+                    true => self.b.slots.get(self.at).map_or(0, |s| s.big as usize),
+                    false => usize::MAX,
+                };
+            }
+            if self.outer.len() == base {
+                return Some(i);
+            }
+        }
+    }
+}
+
+/// What the reader of one item gave [`DocumentBuilder::read_declared`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ItemHead {
+    /// A scalar of this many bytes, appended to the builder.
+    Leaf(usize),
+    /// The head (`head` bytes) of an array of `items` items.
+    Array {
+        /// Items declared.
+        items: usize,
+        /// Bytes of the head.
+        head: usize,
+    },
+    /// The head (`head` bytes) of a map of `entries` entries.
+    Map {
+        /// Entries declared.
+        entries: usize,
+        /// Bytes of the head.
+        head: usize,
+    },
 }
 
 /// Whether a document is decoded through a [`Value`] (see [`Document`]).
@@ -1481,14 +1644,20 @@ mod tests {
     fn the_builder_keeps_documents_well_formed() {
         // Every kind it writes, in nested containers.
         let doc = Document::build_with(3, |d| {
-            assert!(d.begin_array());
+            assert!(d.begin_array() && !d.at_key());
             d.nil();
             d.bool(true);
             d.int(-2);
             d.f64(0.5);
+            d.f32(-1.25);
+            d.bytes(b"\x00\xff");
+            // Not UTF-8: refused, nothing appended.
+            assert!(!d.text(b"a\xff") && !d.text(b"\xc3") && d.len() == 6);
+            assert!(d.text("é".as_bytes()) && d.text(b"ascii"));
             assert!(d.begin_map());
-            assert!(d.in_map() && d.is_empty());
+            assert!(d.in_map() && d.is_empty() && d.at_key());
             d.str("k");
+            assert!(!d.at_key());
             assert!(d.text_with(|out| {
                 out.extend_from_slice("é".as_bytes());
                 true
@@ -1504,11 +1673,15 @@ mod tests {
             Value::Bool(true),
             Value::Int(-2),
             Value::F64(0.5),
+            Value::F32(-1.25),
+            Value::Bytes(vec![0, 0xff]),
+            Value::from("é"),
+            Value::from("ascii"),
             Value::Map(vec![(Value::from("k"), Value::from("é"))]),
             Value::Uint(u64::MAX),
         ]);
         assert_eq!(doc, v);
-        assert_eq!(doc.root().len(), 6);
+        assert_eq!(doc.root().len(), 10);
 
         // Not one whole item: none, two, or one left open.
         assert!(Document::build_with(8, |_| true).is_none());
@@ -1642,6 +1815,71 @@ mod tests {
             refused && d.end()
         });
         assert_eq!(refused.unwrap(), Value::Array(vec![]));
+    }
+
+    /// A toy format for `read_declared`: `A n` an array of n items, `M n`
+    /// a map of n entries (n one digit), a digit an unsigned integer.
+    fn toy(b: &[u8], d: &mut DocumentBuilder<'_>) -> Option<ItemHead> {
+        let digit = |c: u8| (c as char).to_digit(10).map(|n| n as usize);
+        Some(match b[0] {
+            b'A' => ItemHead::Array {
+                items: digit(*b.get(1)?)?,
+                head: 2,
+            },
+            b'M' => ItemHead::Map {
+                entries: digit(*b.get(1)?)?,
+                head: 2,
+            },
+            c => {
+                d.uint(digit(c)? as u64);
+                ItemHead::Leaf(1)
+            }
+        })
+    }
+
+    #[test]
+    fn declared_lengths_close_each_container_at_its_count() {
+        let read = |text: &str, depth: u32| {
+            let mut used = 0;
+            let doc = Document::build_with(depth, |d| {
+                d.read_declared(text.as_bytes(), 9, toy)
+                    .map(|n| used = n)
+                    .is_some()
+            });
+            doc.map(|doc| (doc.to_value(), used))
+        };
+        let arr = Value::Array;
+        let u = Value::Uint;
+        // Containers inside containers, closing several at once, and
+        // each level's count kept while an inner one is read.
+        let (v, used) = read("A3A2M1A1M2A0111M0A22345rest", 9).unwrap();
+        let inner = Value::Map(vec![(arr(vec![]), u(1)), (u(1), u(1))]);
+        let m = Value::Map(vec![(arr(vec![inner]), Value::Map(vec![]))]);
+        assert_eq!(
+            v,
+            arr(vec![arr(vec![m, arr(vec![u(2), u(3)])]), u(4), u(5)])
+        );
+        assert_eq!(used, 23);
+        // A scalar alone, an empty container alone.
+        assert_eq!(read("7", 0), Some((u(7), 1)));
+        assert_eq!(read("A0", 1), Some((arr(vec![]), 2)));
+        // Given up: the input ends, too deep, more than `max_len` (8), a
+        // head the item reader refuses.
+        assert!(read("A1A11", 2).is_some() && read("M811223344556677889", 9).is_some());
+        for (text, depth) in [("A2", 9), ("A21", 9), ("A1A1A11", 2), ("M9", 9), ("A2x", 9)] {
+            assert!(read(text, depth).is_none(), "{text}");
+        }
+        // Inside a container the caller opened: one item, then back.
+        let doc = Document::build_with(4, |d| {
+            d.begin_array();
+            d.uint(9);
+            let used = d.read_declared(b"A2M11212", 9, toy);
+            d.uint(8);
+            used == Some(7) && d.end()
+        })
+        .unwrap();
+        let m = Value::Map(vec![(u(1), u(2))]);
+        assert_eq!(doc, arr(vec![u(9), arr(vec![m, u(1)]), u(8)]));
     }
 
     #[test]

@@ -405,6 +405,30 @@ impl DecodeFormat for MsgpackDecoder {
         Ok(Some(put(v)))
     }
 
+    /// The whole item from the reader's buffer in one loop
+    /// ([`crate::document`]). Not for an item in a map key's place (its str
+    /// items are text whatever the handle says), nor under `prefer_float`:
+    /// the general path reads those.
+    #[inline]
+    fn read_document<'de, R: Read<'de>>(
+        &mut self,
+        r: &mut R,
+        opts: &codec_core::DecodeOptions,
+        doc: &mut codec_core::DocumentBuilder<'_>,
+    ) -> Result<bool> {
+        if self.key_next || opts.prefer_float {
+            return Ok(false);
+        }
+        let buf = r.fill_buf()?;
+        match crate::document::read(buf, opts, self.text_strings, doc) {
+            Some(used) => {
+                r.consume(used);
+                Ok(true)
+            }
+            None => Ok(false),
+        }
+    }
+
     #[inline]
     fn try_nil<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<bool> {
         if r.peek()? == Some(NIL) {

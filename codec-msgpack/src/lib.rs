@@ -70,6 +70,7 @@
 //! [MessagePack]: https://github.com/msgpack/msgpack/blob/master/spec.md
 
 mod decode;
+mod document;
 mod encode;
 mod handle;
 pub mod rpc;

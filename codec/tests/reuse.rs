@@ -19,7 +19,7 @@ mod counting {
     // thread-local `Cell` (no allocation, no reentrancy).
     unsafe impl GlobalAlloc for Counting {
         unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-            super::note_alloc();
+            super::note_alloc(layout.size());
             // SAFETY: forwarded unchanged; the caller upholds `alloc`'s contract.
             unsafe { System.alloc(layout) }
         }
@@ -28,7 +28,7 @@ mod counting {
             unsafe { System.dealloc(ptr, layout) }
         }
         unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-            super::note_alloc();
+            super::note_alloc(new_size);
             // SAFETY: `ptr` came from `System` with `layout`; forwarded unchanged.
             unsafe { System.realloc(ptr, layout, new_size) }
         }
@@ -39,24 +39,32 @@ mod counting {
 }
 
 thread_local! {
-    /// Allocations of this thread while counting; `None` when not counting.
-    static ALLOCS: Cell<Option<usize>> = const { Cell::new(None) };
+    /// Allocations (and reallocations) of this thread while counting, and
+    /// the bytes they asked for; `None` when not counting.
+    static ALLOCS: Cell<Option<(usize, usize)>> = const { Cell::new(None) };
 }
 
-fn note_alloc() {
+fn note_alloc(size: usize) {
     // `try_with`: the thread-local may be gone while the thread shuts down.
     let _ = ALLOCS.try_with(|c| {
-        if let Some(n) = c.get() {
-            c.set(Some(n + 1));
+        if let Some((n, bytes)) = c.get() {
+            c.set(Some((n + 1, bytes + size)));
         }
     });
 }
 
-/// Allocations made by this thread (other test threads do not count) during `f`.
-fn count_allocs(f: impl FnOnce()) -> usize {
-    ALLOCS.with(|c| c.set(Some(0)));
+/// Allocations made by this thread (other test threads do not count)
+/// during `f`, and the bytes they asked for (a reallocation counts its new
+/// size).
+fn count_alloc_bytes(f: impl FnOnce()) -> (usize, usize) {
+    ALLOCS.with(|c| c.set(Some((0, 0))));
     f();
-    ALLOCS.with(|c| c.take()).unwrap_or(0)
+    ALLOCS.with(|c| c.take()).unwrap_or((0, 0))
+}
+
+/// Allocations made by this thread during `f`.
+fn count_allocs(f: impl FnOnce()) -> usize {
+    count_alloc_bytes(f).0
 }
 
 #[derive(Codec, Debug, Clone, Copy, PartialEq)]
@@ -261,9 +269,11 @@ fn a_document_decoded_into_again_keeps_its_buffers() {
         match h.name() {
             // A fresh decoder has a fresh symbol table, which allocates.
             "binc" => {}
-            // The one-loop reader's stack of open containers: one small
+            // The one-loop readers' stack of open containers: one small
             // allocation per document here (two levels).
-            "json" => assert_eq!(n, 50, "json: {n} allocations for 50 documents"),
+            "json" | "msgpack" | "cbor" => {
+                assert_eq!(n, 50, "{}: {n} allocations for 50 documents", h.name())
+            }
             name => assert_eq!(n, 0, "{name}: {n} allocations for 50 documents"),
         }
         // An error in the item leaves the document nil; the next input
@@ -279,4 +289,59 @@ fn a_document_decoded_into_again_keeps_its_buffers() {
         assert!(from_slice_into(&long, &h, &mut doc).is_err(), "{}", h.name());
         assert_eq!(doc, fresh[4], "{}", h.name());
     });
+}
+
+/// A `Document` that is the whole input may size its buffers by the input
+/// at once (`DocumentBuilder::is_whole_input`, which JSON's reader uses);
+/// one inside another value, or one of a stream, must not: each of
+/// thousands of documents in an array would reserve the whole array's size.
+#[test]
+fn only_a_document_that_is_the_whole_input_is_sized_by_it() {
+    use codec::{Document, JsonHandle};
+    let h = JsonHandle::default();
+    let item = r#"{"id":12345,"name":"item","tags":["a","b"],"ok":true,"none":null}"#;
+    let n = 2000;
+    let text = format!("[{}]", vec![item; n].join(","));
+    let input = text.as_bytes();
+
+    // The whole input: its two buffers reserved once (nodes by an
+    // estimate, text by the input's length), not grown step by step
+    // (the node buffer alone would take ten steps from 64 nodes).
+    let mut whole = None;
+    let (allocs, bytes) = count_alloc_bytes(|| {
+        whole = Some(from_slice::<Document, _>(input, &h).unwrap());
+    });
+    let whole = whole.unwrap();
+    assert_eq!(whole.root().len(), n);
+    assert!(allocs <= 6, "{allocs} allocations for one whole document");
+    assert!(
+        bytes < 8 * input.len(),
+        "{bytes} bytes for {} of input",
+        input.len()
+    );
+
+    // Documents inside an array: each sized by what it holds.
+    let mut many = None;
+    let (_, bytes) = count_alloc_bytes(|| {
+        many = Some(from_slice::<Vec<Document>, _>(input, &h).unwrap());
+    });
+    let many = many.unwrap();
+    assert!(
+        many.iter()
+            .zip(whole.root().items())
+            .all(|(d, w)| d.root() == w)
+    );
+    // Sized by the input, they would ask for `n` times its length.
+    assert!(bytes < 50 * input.len(), "{bytes} bytes for {n} documents");
+
+    // A stream of documents read one by one from a decoder: the same.
+    let stream = vec![item; n].join("\n");
+    let mut dec: Decoder<'_, SliceReader<'_>, _> = h.decoder(stream.as_bytes());
+    let (_, bytes) = count_alloc_bytes(|| {
+        for _ in 0..n {
+            let d: Document = dec.decode().unwrap();
+            assert_eq!(d.root(), whole.root().items().next().unwrap());
+        }
+    });
+    assert!(bytes < 50 * stream.len(), "{bytes} bytes for {n} documents");
 }
