@@ -695,13 +695,7 @@ impl DecodeFormat for CborDecoder {
         if opts.prefer_float {
             return Ok(false);
         }
-        match crate::document::read(r.fill_buf()?, opts, doc) {
-            Some(used) => {
-                r.consume(used);
-                Ok(true)
-            }
-            None => Ok(false),
-        }
+        codec_core::take_from_buffer(r, |buf| crate::document::read(buf, opts, doc))
     }
 
     /// Null (`f6`) and, as ugorji, undefined (`f7`) are nil for typed

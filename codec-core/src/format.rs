@@ -738,6 +738,35 @@ pub trait DecodeFormat: Sized {
     }
 }
 
+/// Runs `read` on the reader's buffer and consumes the bytes it says it
+/// used: true then, false (nothing consumed) when it answers `None`. For
+/// a format's readers of a whole item from the buffer, such as
+/// [`DecodeFormat::read_document`], which give up to the general path
+/// rather than fail.
+///
+/// ```
+/// use codec_core::{Read, SliceReader, take_from_buffer};
+///
+/// let mut r = SliceReader::new(b"abc");
+/// assert!(!take_from_buffer(&mut r, |_| None).unwrap());
+/// assert_eq!(r.offset(), 0);
+/// assert!(take_from_buffer(&mut r, |b| b.starts_with(b"ab").then_some(2)).unwrap());
+/// assert_eq!(r.offset(), 2);
+/// ```
+#[inline(always)]
+pub fn take_from_buffer<'de, R: Read<'de>>(
+    r: &mut R,
+    read: impl FnOnce(&[u8]) -> Option<usize>,
+) -> Result<bool> {
+    match read(r.fill_buf()?) {
+        Some(used) => {
+            r.consume(used);
+            Ok(true)
+        }
+        None => Ok(false),
+    }
+}
+
 /// The buffer part of [`DecodeFormat::map_next_key`] for a binary format,
 /// called after its `map_next`: `header` reads a plain text key's header
 /// at the start of the reader's buffer as (header bytes, text bytes), or

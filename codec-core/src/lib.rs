@@ -72,8 +72,8 @@ pub use error::{Error, ErrorKind, Found, PathSegment, Result};
 pub use ext::{BytesExt, InterfaceExt};
 pub use format::{
     DecodeFormat, EncodeFormat, ExtStyle, FieldName, KeyHint, KeyStep, Kind, Scalar, Seq,
-    SignedInt, UnsignedInt, float_array_in_buffer, hint_in_buffer, key_in_buffer, write_array_each,
-    write_rows_each,
+    SignedInt, UnsignedInt, float_array_in_buffer, hint_in_buffer, key_in_buffer, take_from_buffer,
+    write_array_each, write_rows_each,
 };
 pub use handle::{
     Handle, encode_into, from_reader, from_slice, from_slice_into, to_vec, to_writer,

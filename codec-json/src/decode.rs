@@ -1063,13 +1063,7 @@ impl DecodeFormat for JsonDecoder {
         {
             return Ok(false);
         }
-        match crate::document::read(r.fill_buf()?, opts, doc) {
-            Some(used) => {
-                r.consume(used);
-                Ok(true)
-            }
-            None => Ok(false),
-        }
+        codec_core::take_from_buffer(r, |buf| crate::document::read(buf, opts, doc))
     }
 
     /// As `read_scalar_value`, a string handed over as it is read.

@@ -419,14 +419,8 @@ impl DecodeFormat for MsgpackDecoder {
         if self.key_next || opts.prefer_float {
             return Ok(false);
         }
-        let buf = r.fill_buf()?;
-        match crate::document::read(buf, opts, self.text_strings, doc) {
-            Some(used) => {
-                r.consume(used);
-                Ok(true)
-            }
-            None => Ok(false),
-        }
+        let text = self.text_strings;
+        codec_core::take_from_buffer(r, |buf| crate::document::read(buf, opts, text, doc))
     }
 
     #[inline]
