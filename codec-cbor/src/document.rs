@@ -153,7 +153,7 @@ mod tests {
             for opts in [Options::default(), Options::default().signed_integer(true)] {
                 let (doc, used) = fast(input, &opts).unwrap_or_else(|| panic!("{input:02x?}"));
                 assert_eq!(used, input.len());
-                let h = CborHandle::default().options(opts);
+                let h = CborHandle::default().with_options(opts);
                 assert_eq!(
                     doc,
                     from_slice::<Value, _>(input, &h).unwrap(),

@@ -89,8 +89,8 @@ impl CborHandle {
         Self::default()
     }
 
-    /// Sets the shared options.
-    pub fn options(mut self, options: Options) -> Self {
+    /// Sets the shared options (the same setter on every handle).
+    pub fn with_options(mut self, options: Options) -> Self {
         self.options = options;
         self
     }

@@ -325,7 +325,7 @@ fn one_step_binary_readers_agree_on_every_cut_and_change() {
     for opts in &options {
         let msgpack = MsgpackHandle::default().with_options(opts.clone());
         let raw = msgpack.clone().write_ext(false);
-        let cbor = CborHandle::default().options(opts.clone());
+        let cbor = CborHandle::default().with_options(opts.clone());
         for v in &values {
             let inputs = [
                 ("msgpack", to_vec(v, &msgpack).unwrap()),
