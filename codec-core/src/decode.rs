@@ -4,6 +4,7 @@ use crate::error::{Error, ErrorKind, Found, PathSegment, Result};
 use crate::format::{DecodeFormat, KeyHint, KeyStep, Kind, Seq};
 use crate::options::DecodeOptions;
 use crate::read::{Read, Reference};
+use crate::text::ASCII_HIGH_BITS;
 use crate::time::Time;
 use std::marker::PhantomData;
 use std::mem::ManuallyDrop;
@@ -1290,9 +1291,6 @@ fn describe_next<'de, F: DecodeFormat, R: Read<'de>>(
     };
     Some(found.to_string())
 }
-
-/// The high bit of each of 16 bytes: none is set in ASCII text.
-const ASCII_HIGH_BITS: u128 = u128::from_ne_bytes([0x80; 16]);
 
 /// A text key of entry `i` at `off` longer than `max_str_len` (`max`) is an error.
 #[inline(always)]

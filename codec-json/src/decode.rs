@@ -375,11 +375,45 @@ pub(crate) enum RunEnd {
     Control,
 }
 
+/// Where unescaped text is appended: a scratch buffer, or the end of a
+/// document's own buffer ([`codec_core::TextTail`], which can only be
+/// appended to).
+pub(crate) trait Out {
+    /// Appends one byte.
+    fn push(&mut self, b: u8);
+    /// Appends `bytes`.
+    fn extend_from_slice(&mut self, bytes: &[u8]);
+}
+
+impl Out for Vec<u8> {
+    #[inline(always)]
+    fn push(&mut self, b: u8) {
+        Vec::push(self, b);
+    }
+
+    #[inline(always)]
+    fn extend_from_slice(&mut self, bytes: &[u8]) {
+        Vec::extend_from_slice(self, bytes);
+    }
+}
+
+impl Out for codec_core::TextTail<'_> {
+    #[inline(always)]
+    fn push(&mut self, b: u8) {
+        codec_core::TextTail::push(self, b);
+    }
+
+    #[inline(always)]
+    fn extend_from_slice(&mut self, bytes: &[u8]) {
+        codec_core::TextTail::extend_from_slice(self, bytes);
+    }
+}
+
 /// Appends the string content at the start of `buf` to `out`, decoding
 /// every escape that lies wholly in `buf` there (no call to the reader per
 /// piece); returns how many bytes it used, through the byte it stopped at.
 #[inline]
-pub(crate) fn unescape_run(buf: &[u8], out: &mut Vec<u8>) -> (usize, RunEnd) {
+pub(crate) fn unescape_run(buf: &[u8], out: &mut impl Out) -> (usize, RunEnd) {
     let mut pos = 0;
     loop {
         let at = match buf.get(pos) {
@@ -410,7 +444,7 @@ pub(crate) fn unescape_run(buf: &[u8], out: &mut Vec<u8>) -> (usize, RunEnd) {
 /// most U+10FFFF), with a fixed-size append per length instead of a
 /// `memcpy` call for one to four bytes.
 #[inline(always)]
-fn push_utf8(out: &mut Vec<u8>, cp: u32) {
+fn push_utf8(out: &mut impl Out, cp: u32) {
     debug_assert!(char::from_u32(cp).is_some());
     let cont = |shift: u32| 0x80 | (cp >> shift & 0x3f) as u8;
     if cp < 0x80 {
@@ -429,7 +463,7 @@ fn push_utf8(out: &mut Vec<u8>, cp: u32) {
 /// valid; `None` leaves it to [`read_escape`], which reads on or reports
 /// the error at the same place as from any reader.
 #[inline(always)]
-fn unescape_one(rest: &[u8], out: &mut Vec<u8>) -> Option<usize> {
+fn unescape_one(rest: &[u8], out: &mut impl Out) -> Option<usize> {
     let c = *rest.first()?;
     if let Some(b) = simple_escape(c) {
         out.push(b);

@@ -259,10 +259,9 @@ fn string(
 fn escaped(body: &[u8], max_str_len: usize, doc: &mut DocumentBuilder<'_>) -> Option<usize> {
     let mut used = 0;
     let taken = doc.text_with(|out| {
-        let start = out.len();
         let (n, end) = unescape_run(body, out);
         used = n;
-        matches!(end, RunEnd::Quote) && out.len() - start <= max_str_len
+        matches!(end, RunEnd::Quote) && out.len() <= max_str_len
     });
     taken.then_some(used)
 }
