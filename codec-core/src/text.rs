@@ -21,14 +21,8 @@ const VECTOR_FROM: usize = 32;
 /// mostly Japanese) this takes well under half the time of `from_utf8`.
 #[inline]
 pub fn str_from_utf8(bytes: &[u8]) -> Result<&str> {
-    if !bytes.is_ascii() {
-        if bytes.len() >= VECTOR_FROM {
-            return simdutf8::basic::from_utf8(bytes)
-                .map_err(|_| Error::new(ErrorKind::InvalidUtf8));
-        }
-        if !is_utf8(bytes) {
-            return Err(Error::new(ErrorKind::InvalidUtf8));
-        }
+    if !bytes.is_ascii() && !is_utf8_beyond_ascii(bytes) {
+        return Err(Error::new(ErrorKind::InvalidUtf8));
     }
     #[allow(unsafe_code)]
     // SAFETY: `bytes` is valid UTF-8: it is ASCII, or `is_utf8` accepted
