@@ -278,7 +278,7 @@ fn read_escape<'de, R: Read<'de>>(r: &mut R, out: &mut Vec<u8>) -> Result<()> {
         0xDC00..=0xDFFF => return Err(syntax("lone low surrogate in \\u escape")),
         _ => u32::from(u),
     };
-    push_utf8(out, cp);
+    out.push_char(cp);
     Ok(())
 }
 
@@ -383,6 +383,14 @@ pub(crate) trait Out {
     fn push(&mut self, b: u8);
     /// Appends `bytes`.
     fn extend_from_slice(&mut self, bytes: &[u8]);
+    /// Appends the UTF-8 form of `cp`, a scalar value (an escape's).
+    #[inline(always)]
+    fn push_char(&mut self, cp: u32)
+    where
+        Self: Sized,
+    {
+        push_utf8(self, cp);
+    }
 }
 
 impl Out for Vec<u8> {
@@ -485,7 +493,7 @@ fn unescape_one(rest: &[u8], out: &mut impl Out) -> Option<usize> {
         0xDC00..=0xDFFF => return None,
         _ => (u32::from(u), 5),
     };
-    push_utf8(out, cp);
+    out.push_char(cp);
     Some(len)
 }
 
@@ -907,8 +915,17 @@ impl JsonDecoder {
             return Ok(());
         }
         let mut stack = std::mem::take(&mut self.skip_stack);
-        stack.clear();
-        let res = self.skip_loop(r, scratch, depth, &mut stack);
+        // The whole value in the buffer, in one loop; else token by token.
+        let res = match crate::skip::skip(r.fill_buf()?, depth, &mut stack) {
+            Some(n) => {
+                r.consume(n);
+                Ok(())
+            }
+            None => {
+                stack.clear();
+                self.skip_loop(r, scratch, depth, &mut stack)
+            }
+        };
         self.skip_stack = stack;
         res
     }

@@ -268,7 +268,7 @@ fn escaped(body: &[u8], max_str_len: usize, doc: &mut DocumentBuilder<'_>) -> Op
 
 /// The literal `lit` at `i`; returns the index after it.
 #[inline(always)]
-fn literal(buf: &[u8], i: usize, lit: &[u8]) -> Option<usize> {
+pub(crate) fn literal(buf: &[u8], i: usize, lit: &[u8]) -> Option<usize> {
     let end = i + lit.len();
     (buf.get(i..end)? == lit).then_some(end)
 }

@@ -117,6 +117,7 @@ mod encode;
 mod lemire;
 mod number;
 mod scan;
+mod skip;
 mod stream;
 
 pub use decode::JsonDecoder;
