@@ -120,6 +120,34 @@ mod scan;
 mod skip;
 mod stream;
 
+/// What the tests of the one-loop readers (`document.rs`, `skip.rs`) share.
+#[cfg(test)]
+mod testing {
+    /// Bytes that change a text's meaning or break it: structure, number
+    /// parts, whitespace, a control, DEL, a letter, a lead byte cut short
+    /// and a byte that is never UTF-8.
+    const CHANGES: &[u8] = b"\"\\,:[]{}0-.eE+ \n\x01\x7fa\xc3\xff";
+
+    /// Calls `cut` with every prefix of `input`, then `change` with every
+    /// copy of it that has one byte replaced by one of [`CHANGES`].
+    pub(crate) fn cuts_and_changes(
+        input: &[u8],
+        mut cut: impl FnMut(&[u8]),
+        mut change: impl FnMut(&[u8]),
+    ) {
+        for n in 0..=input.len() {
+            cut(&input[..n]);
+        }
+        for at in 0..input.len() {
+            for &b in CHANGES {
+                let mut changed = input.to_vec();
+                changed[at] = b;
+                change(&changed);
+            }
+        }
+    }
+}
+
 pub use decode::JsonDecoder;
 pub use encode::JsonEncoder;
 pub use stream::JsonStream;
