@@ -198,7 +198,7 @@ fn ext_header<'de, R: Read<'de>>(r: &mut R, b: u8) -> Result<Option<(usize, u8)>
 }
 
 /// Reads the number starting with `b`, or `None` if `b` starts something else.
-#[inline]
+#[inline(always)]
 fn read_num<'de, R: Read<'de>>(r: &mut R, b: u8) -> Result<Option<Num>> {
     Ok(Some(match b {
         0x00..=POS_FIXINT_MAX => Num::I(i64::from(b)),
@@ -244,7 +244,13 @@ impl MsgpackDecoder {
     }
 
     /// Reads a number of any encoding for a target named `expected`.
-    #[inline]
+    /// Inlined at each integer and float read, with [`read_num`], so that
+    /// each has its own jump through the marker table. Out of line, one
+    /// shared jump served fields of different encodings in turn (`mk48`'s
+    /// `u16`, `u32` and `i16` of random values): inlined, decoding `mk48`
+    /// took about 10 % less time (no counter here to confirm that the
+    /// gain is the jump's prediction).
+    #[inline(always)]
     fn num<'de, R: Read<'de>>(r: &mut R, expected: &'static str) -> Result<Num> {
         let b = r.read_u8()?;
         match read_num(r, b)? {
