@@ -146,6 +146,38 @@ fn read_arg<'de, R: Read<'de>>(r: &mut R, ib: u8) -> Result<u64> {
     }
 }
 
+/// The head of an integer (major type 0 or 1) at the start of `buf`, when
+/// `buf` holds it whole: its major type, argument and size in bytes. The
+/// typed integer reads take it without a call; anything else (a tag, a
+/// float, a bignum, additional information 28 to 31, a head cut by the
+/// buffer's end) is `None`, left to [`CborDecoder::read_number`] and its
+/// errors.
+#[inline(always)]
+fn int_head_in_buffer(buf: &[u8]) -> Option<(u8, u64, usize)> {
+    let &ib = buf.first()?;
+    let major = ib >> 5;
+    if major > 1 {
+        return None;
+    }
+    let rest = &buf[1..];
+    Some(match ib & 0x1f {
+        v @ 0..=23 => (major, u64::from(v), 1),
+        24 => (major, u64::from(*rest.first()?), 2),
+        25 => (
+            major,
+            u64::from(u16::from_be_bytes(*rest.first_chunk()?)),
+            3,
+        ),
+        26 => (
+            major,
+            u64::from(u32::from_be_bytes(*rest.first_chunk()?)),
+            5,
+        ),
+        27 => (major, u64::from_be_bytes(*rest.first_chunk()?), 9),
+        _ => return None,
+    })
+}
+
 /// A length argument as `usize`.
 #[inline]
 fn read_len<'de, R: Read<'de>>(r: &mut R, ib: u8) -> Result<usize> {
@@ -734,11 +766,12 @@ impl DecodeFormat for CborDecoder {
 
     #[inline]
     fn read_i64<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<i64> {
-        if let Some(ib) = r.peek()?
-            && ib < 0x18
+        if let Some((major, arg, size)) = int_head_in_buffer(r.fill_buf()?)
+            && let Ok(v) = i64::try_from(arg)
         {
-            r.read_u8()?;
-            return Ok(ib as i64);
+            r.consume(size);
+            // Major type 1 is -1 - arg, in range for every arg up to i64::MAX.
+            return Ok(if major == 0 { v } else { -1 - v });
         }
         let n = self.read_number(r, "i64")?;
         n.as_i128()
@@ -748,11 +781,9 @@ impl DecodeFormat for CborDecoder {
 
     #[inline]
     fn read_u64<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<u64> {
-        if let Some(ib) = r.peek()?
-            && ib < 0x18
-        {
-            r.read_u8()?;
-            return Ok(ib as u64);
+        if let Some((0, arg, size)) = int_head_in_buffer(r.fill_buf()?) {
+            r.consume(size);
+            return Ok(arg);
         }
         let n = self.read_number(r, "u64")?;
         n.as_i128()

@@ -284,3 +284,105 @@ fn duplicate_keys_and_unknown_tags_follow_the_options() {
         7
     );
 }
+
+/// Every integer head (major types 0 and 1, additional information 0 to 27,
+/// shortest or not) read into each integer width: the value when it is in
+/// range, an out-of-range error otherwise; the same from a slice, where the
+/// typed reads take the head from the buffer without a call, and from a
+/// one-byte-at-a-time reader, where they cannot and take the general path.
+/// Every cut of a head is an end-of-input error in both.
+#[test]
+fn integer_heads_read_the_same_from_the_buffer_and_the_general_path() {
+    fn check<T>(bytes: &[u8], want: i128)
+    where
+        T: for<'de> codec_core::Decode<'de> + TryFrom<i128> + Into<i128> + std::fmt::Debug,
+    {
+        let h = CborHandle::default();
+        let from_buffer = from_slice::<T, _>(bytes, &h);
+        let general = from_reader::<T, _, _>(Trickle(bytes), &h);
+        match T::try_from(want) {
+            Ok(_) => {
+                let got: i128 = from_buffer.expect("in range").into();
+                assert_eq!(got, want, "{bytes:02x?}");
+                let got: i128 = general.expect("in range").into();
+                assert_eq!(got, want, "{bytes:02x?} one byte at a time");
+            }
+            Err(_) => {
+                let (a, b) = (
+                    from_buffer.expect_err("out of range"),
+                    general.expect_err("too"),
+                );
+                assert!(
+                    matches!(a.kind(), ErrorKind::OutOfRange { .. }),
+                    "{bytes:02x?}: {a}"
+                );
+                assert_eq!(a.to_string(), b.to_string(), "{bytes:02x?}");
+                assert_eq!(a.offset(), b.offset(), "{bytes:02x?}");
+            }
+        }
+    }
+    let args = [
+        0u64,
+        1,
+        23,
+        24,
+        255,
+        256,
+        65_535,
+        65_536,
+        u32::MAX as u64,
+        u32::MAX as u64 + 1,
+        i64::MAX as u64 - 1,
+        i64::MAX as u64,
+        i64::MAX as u64 + 1,
+        u64::MAX,
+    ];
+    let mut heads = 0;
+    for major in [0u8, 1] {
+        for arg in args {
+            for (ai, width) in [(0u8, 0usize), (24, 1), (25, 2), (26, 4), (27, 8)] {
+                let fits = match width {
+                    0 => arg < 24,
+                    8 => true,
+                    w => arg < 1 << (8 * w),
+                };
+                if !fits {
+                    continue;
+                }
+                let mut bytes = vec![major << 5 | if width == 0 { arg as u8 } else { ai }];
+                bytes.extend_from_slice(&arg.to_be_bytes()[8 - width..]);
+                let want = if major == 0 {
+                    arg as i128
+                } else {
+                    -1 - arg as i128
+                };
+                check::<i8>(&bytes, want);
+                check::<u8>(&bytes, want);
+                check::<i16>(&bytes, want);
+                check::<u16>(&bytes, want);
+                check::<i32>(&bytes, want);
+                check::<u32>(&bytes, want);
+                check::<i64>(&bytes, want);
+                check::<u64>(&bytes, want);
+                check::<i128>(&bytes, want);
+                for n in 0..bytes.len() {
+                    let h = CborHandle::default();
+                    let a = from_slice::<i64, _>(&bytes[..n], &h).expect_err("cut");
+                    let b = from_reader::<u64, _, _>(Trickle(&bytes[..n]), &h).expect_err("cut");
+                    assert!(
+                        matches!(a.kind(), ErrorKind::UnexpectedEof),
+                        "{:02x?}: {a}",
+                        &bytes[..n]
+                    );
+                    assert!(
+                        matches!(b.kind(), ErrorKind::UnexpectedEof),
+                        "{:02x?}: {b}",
+                        &bytes[..n]
+                    );
+                }
+                heads += 1;
+            }
+        }
+    }
+    assert_eq!(heads, 2 * 38, "heads tried");
+}
