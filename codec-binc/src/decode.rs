@@ -3,7 +3,7 @@
 use crate::{GO_NAN_BITS, go_zero_time};
 use codec_core::{
     DecodeFormat, Error, ErrorKind, Found, KeyHint, KeyStep, Kind, Read, Reference, Result, Seq,
-    Time, Value, be_uint, hint_in_buffer, key_in_buffer, scalar,
+    Time, Value, be_uint, float_array_in_buffer, hint_in_buffer, key_in_buffer, scalar,
 };
 use std::collections::HashMap;
 
@@ -525,6 +525,23 @@ impl DecodeFormat for BincDecoder {
             Num::Neg(m) => -(m as f64),
             Num::F(f) => f,
         })
+    }
+
+    /// An array of up to 11 doubles with its length in the head byte
+    /// (`0x64 + n`), each written whole (`33`, not pruned), all buffered.
+    /// Any other array (a pruned, zero or special item, a longer head) is
+    /// read item by item. The driver keeps no state between items.
+    #[inline(always)]
+    fn read_f64_array<'de, R: Read<'de>>(&mut self, r: &mut R, out: &mut [f64]) -> Result<bool> {
+        let taken = float_array_in_buffer(r.fill_buf()?, out, (0x64, 11), 0x33, f64::from_be_bytes);
+        Ok(taken.map(|n| r.consume(n)).is_some())
+    }
+
+    /// As `read_f64_array`, of singles (`31` items, which Binc never prunes).
+    #[inline(always)]
+    fn read_f32_array<'de, R: Read<'de>>(&mut self, r: &mut R, out: &mut [f32]) -> Result<bool> {
+        let taken = float_array_in_buffer(r.fill_buf()?, out, (0x64, 11), 0x31, f32::from_be_bytes);
+        Ok(taken.map(|n| r.consume(n)).is_some())
     }
 
     #[inline]

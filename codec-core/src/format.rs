@@ -823,9 +823,11 @@ pub fn hint_in_buffer<'de, R: Read<'de>>(
 
 /// The buffer part of [`DecodeFormat::read_f64_array`] (and
 /// `read_f32_array`) for a binary format whose short arrays are one head
-/// byte, `short_head | len` for a length up to `max_short`, and whose
+/// byte, `short_head + len` for a length up to `max_short`, and whose
 /// floats are a type byte `tag` then the value's `N` big-endian bytes
-/// (msgpack fixarray of `cb` items, CBOR `0x80 | len` of `fb` items):
+/// (msgpack fixarray `0x90 + len` of `cb` items, CBOR `0x80 + len` of `fb`
+/// items, Binc `0x64 + len` of `31` items; Simple's two-byte head `e9 len`
+/// is `len` after its first byte, with a `short_head` of 0):
 /// reads an array of `out.len()` such items from the start of `buf` into
 /// `out` and returns the bytes it took, or `None` (another layout, length
 /// or item type, or not all in `buf`; `out` may be partly written then).
@@ -839,7 +841,7 @@ pub fn float_array_in_buffer<T, const N: usize>(
     from_be: fn([u8; N]) -> T,
 ) -> Option<usize> {
     let len = 1 + (N + 1) * out.len();
-    if out.len() > max_short || *buf.first()? != short_head | out.len() as u8 {
+    if out.len() > max_short || *buf.first()? != short_head.wrapping_add(out.len() as u8) {
         return None;
     }
     let items = buf.get(1..len)?;
@@ -1177,6 +1179,16 @@ mod tests {
             float_array_in_buffer(&other, &mut out, SHORT, 0xcb, f64::from_be_bytes),
             None
         );
+        // The head is `short_head + len` (Binc's `0x64 + len`), which is
+        // not `short_head | len` for every length.
+        let mut four = [0.0f32; 4];
+        let mut binc = vec![0x68u8];
+        binc.extend([0x31, 0x3f, 0xc0, 0, 0].repeat(4));
+        let taken = float_array_in_buffer(&binc, &mut four, (0x64, 11), 0x31, f32::from_be_bytes);
+        assert_eq!((taken, four), (Some(21), [1.5; 4]));
+        binc[0] = 0x64 | 4;
+        let taken = float_array_in_buffer(&binc, &mut four, (0x64, 11), 0x31, f32::from_be_bytes);
+        assert_eq!(taken, None);
         // Longer than the short head holds: never taken.
         let mut sixteen = [0.0f32; 16];
         let mut big = vec![0x90 | 16u8];

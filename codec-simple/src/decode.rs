@@ -3,7 +3,7 @@
 use crate::{GO_ZERO_UNIX, NIL, UNIX_TO_GO_SECS};
 use codec_core::{
     DecodeFormat, Error, ErrorKind, Found, KeyHint, KeyStep, Kind, Read, Reference, Result, Seq,
-    Time, Value, be_uint, hint_in_buffer, key_in_buffer, scalar,
+    Time, Value, be_uint, float_array_in_buffer, hint_in_buffer, key_in_buffer, scalar,
 };
 
 /// Reads Simple. Unlike ugorji's lenient readers it checks the descriptor
@@ -330,6 +330,32 @@ impl DecodeFormat for SimpleDecoder {
             Num::Neg(m) => -(m as f64),
             Num::F(f) => f,
         })
+    }
+
+    /// An array of 1 to 255 doubles in the encoder's layout (`e9 n`, then
+    /// `05` items), all buffered. Any other layout is read item by item.
+    /// The driver keeps no state between items.
+    #[inline(always)]
+    fn read_f64_array<'de, R: Read<'de>>(&mut self, r: &mut R, out: &mut [f64]) -> Result<bool> {
+        let taken = match r.fill_buf()? {
+            [0xe9, rest @ ..] if !out.is_empty() => {
+                float_array_in_buffer(rest, out, (0, 255), 0x05, f64::from_be_bytes)
+            }
+            _ => None,
+        };
+        Ok(taken.map(|n| r.consume(1 + n)).is_some())
+    }
+
+    /// As `read_f64_array`, of singles (`04` items).
+    #[inline(always)]
+    fn read_f32_array<'de, R: Read<'de>>(&mut self, r: &mut R, out: &mut [f32]) -> Result<bool> {
+        let taken = match r.fill_buf()? {
+            [0xe9, rest @ ..] if !out.is_empty() => {
+                float_array_in_buffer(rest, out, (0, 255), 0x04, f32::from_be_bytes)
+            }
+            _ => None,
+        };
+        Ok(taken.map(|n| r.consume(1 + n)).is_some())
     }
 
     #[inline]

@@ -338,6 +338,8 @@ fn all_shapes(h: &AnyHandle, input: &[u8]) {
     same_as_general::<[f64; 1], [General<f64>; 1]>(h, input);
     same_as_general::<[f32; 2], [General<f32>; 2]>(h, input);
     same_as_general::<[f32; 3], [General<f32>; 3]>(h, input);
+    same_as_general::<[f32; 4], [General<f32>; 4]>(h, input);
+    same_as_general::<[f64; 5], [General<f64>; 5]>(h, input);
     same_as_general::<Vec<[f64; 2]>, Vec<[General<f64>; 2]>>(h, input);
 }
 
@@ -353,6 +355,8 @@ fn fixed_float_arrays_decode_as_item_by_item() {
             h.to_vec(&[xs[5]]).unwrap(),
             h.to_vec(&[xs[2], xs[3], xs[4]]).unwrap(),
             h.to_vec(&[ys[2], ys[3]]).unwrap(),
+            h.to_vec(&[ys[2], ys[3], ys[4], ys[5]]).unwrap(),
+            h.to_vec(&[xs[2], xs[3], xs[4], xs[5], xs[6]]).unwrap(),
             h.to_vec(&(1u8, -2i64)).unwrap(),
             h.to_vec(&(1.5f64, "x")).unwrap(),
             h.to_vec(&(f32::NAN, f64::INFINITY)).unwrap(),
