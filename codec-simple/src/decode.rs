@@ -202,6 +202,26 @@ pub(crate) fn unmarshal_time(p: &[u8]) -> Result<Time> {
     })
 }
 
+/// The one-step float arrays of `read_f64_array` and `read_f32_array`:
+/// the two-byte head `e9 n` for `n = out.len()` (1 to 255), then `n`
+/// items of type byte `tag` and `N` big-endian bytes, all buffered; their
+/// bytes are consumed. `false`, with nothing consumed, otherwise.
+#[inline(always)]
+fn float_array<'de, R: Read<'de>, T, const N: usize>(
+    r: &mut R,
+    out: &mut [T],
+    tag: u8,
+    from_be: fn([u8; N]) -> T,
+) -> Result<bool> {
+    let taken = match r.fill_buf()? {
+        [0xe9, rest @ ..] if !out.is_empty() => {
+            float_array_in_buffer(rest, out, (0, 255), tag, from_be)
+        }
+        _ => None,
+    };
+    Ok(taken.map(|n| r.consume(1 + n)).is_some())
+}
+
 impl DecodeFormat for SimpleDecoder {
     const NAME: &'static str = "simple";
 
@@ -337,25 +357,13 @@ impl DecodeFormat for SimpleDecoder {
     /// The driver keeps no state between items.
     #[inline(always)]
     fn read_f64_array<'de, R: Read<'de>>(&mut self, r: &mut R, out: &mut [f64]) -> Result<bool> {
-        let taken = match r.fill_buf()? {
-            [0xe9, rest @ ..] if !out.is_empty() => {
-                float_array_in_buffer(rest, out, (0, 255), 0x05, f64::from_be_bytes)
-            }
-            _ => None,
-        };
-        Ok(taken.map(|n| r.consume(1 + n)).is_some())
+        float_array(r, out, 0x05, f64::from_be_bytes)
     }
 
     /// As `read_f64_array`, of singles (`04` items).
     #[inline(always)]
     fn read_f32_array<'de, R: Read<'de>>(&mut self, r: &mut R, out: &mut [f32]) -> Result<bool> {
-        let taken = match r.fill_buf()? {
-            [0xe9, rest @ ..] if !out.is_empty() => {
-                float_array_in_buffer(rest, out, (0, 255), 0x04, f32::from_be_bytes)
-            }
-            _ => None,
-        };
-        Ok(taken.map(|n| r.consume(1 + n)).is_some())
+        float_array(r, out, 0x04, f32::from_be_bytes)
     }
 
     #[inline]
