@@ -1,6 +1,9 @@
 //! [`BincEncoder`]: the encoding half of the Binc driver.
 
-use crate::{VD_ARRAY, VD_BYTES, VD_CUSTOM_EXT, VD_MAP, VD_STRING, container_header, go_zero_time};
+use crate::{
+    VD_ARRAY, VD_BYTES, VD_CUSTOM_EXT, VD_MAP, VD_STRING, container_bytes, container_header,
+    go_zero_time,
+};
 use codec_core::{EncodeFormat, Error, Result, Time, Write};
 use std::collections::HashMap;
 
@@ -38,11 +41,18 @@ impl BincEncoder {
 
     /// Writes `s` as a symbol (definition or reference) if symbols are on and
     /// it is long enough; returns false when it must be written as a string.
-    #[inline]
+    /// The check is inline (symbols are off by default), the table out of line.
+    #[inline(always)]
     fn try_symbol<W: Write>(&mut self, w: &mut W, s: &str) -> Result<bool> {
         if !self.as_symbols || s.len() < 2 {
             return Ok(false);
         }
+        self.symbol(w, s)
+    }
+
+    /// [`try_symbol`](Self::try_symbol) with symbols on.
+    #[inline(never)]
+    fn symbol<W: Write>(&mut self, w: &mut W, s: &str) -> Result<bool> {
         if let Some(&id) = self.symbols.get(s) {
             write_symbol_ref(w, id)?;
             return Ok(true);
@@ -223,24 +233,24 @@ impl EncodeFormat for BincEncoder {
                 return Ok(());
             }
         }
-        container_header(w, VD_STRING, v.len() as u64)?;
-        w.write_all(v.as_bytes())
+        container_bytes(w, VD_STRING, v.as_bytes())
     }
 
-    #[inline]
+    /// Inlined where the name is a constant: without symbols, its header
+    /// folds and a name of up to 64 bytes is copied with it in a few
+    /// fixed-size stores.
+    #[inline(always)]
     fn write_field_name<W: Write>(&mut self, w: &mut W, name: &'static str) -> Result<()> {
         self.in_key = false;
         if self.try_symbol(w, name)? {
             return Ok(());
         }
-        container_header(w, VD_STRING, name.len() as u64)?;
-        w.write_all(name.as_bytes())
+        container_bytes(w, VD_STRING, name.as_bytes())
     }
 
     #[inline]
     fn write_bytes<W: Write>(&mut self, w: &mut W, v: &[u8]) -> Result<()> {
-        container_header(w, VD_BYTES, v.len() as u64)?;
-        w.write_all(v)
+        container_bytes(w, VD_BYTES, v)
     }
 
     #[inline]

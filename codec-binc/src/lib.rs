@@ -226,6 +226,33 @@ pub fn go_zero_time() -> Time {
     Time::from_unix(GO_ZERO_UNIX, 0).unwrap_or(Time::UNIX_EPOCH)
 }
 
+/// Writes a string or byte string of kind `vd` (its [`container_header`]
+/// and bytes): together ([`Write::write_headed`]) up to a 2-byte
+/// length, as the header and then the bytes beyond.
+#[inline(always)]
+pub(crate) fn container_bytes<W: Write>(w: &mut W, vd: u8, v: &[u8]) -> Result<()> {
+    let hi = vd << 4;
+    let n = v.len();
+    let (head, head_len) = if n < 12 {
+        (u32::from(hi | (n as u8 + 4)), 1)
+    } else if n <= 0xFF {
+        (u32::from(hi) | (n as u32) << 8, 2)
+    } else if let Ok(n) = u16::try_from(n) {
+        (u32::from(hi | 1) | u32::from(n.swap_bytes()) << 8, 3)
+    } else {
+        return container_bytes_long(w, vd, v);
+    };
+    w.write_headed(head, head_len, v)
+}
+
+/// [`container_bytes`] with a 4- or 8-byte length: out of line, so that
+/// the common case makes no call but tail calls.
+#[inline(never)]
+fn container_bytes_long<W: Write>(w: &mut W, vd: u8, v: &[u8]) -> Result<()> {
+    container_header(w, vd, v.len() as u64)?;
+    w.write_all(v)
+}
+
 /// Writes the header of a container of kind `vd` and length `len` (binc §5):
 /// embedded for lengths below 12, else the smallest of 1/2/4/8 bytes.
 #[inline]

@@ -125,10 +125,41 @@ fn write_f64_bits<W: Write>(w: &mut W, v: f64) -> Result<()> {
 impl CborEncoder {
     /// Writes a text or byte string, chunked when `indefinite` is on.
     fn write_string<W: Write>(&self, w: &mut W, major: u8, v: &[u8], text: bool) -> Result<()> {
-        if !self.indefinite {
-            write_head(w, major, v.len() as u64)?;
-            return w.write_all(v);
+        self.string_item(w, major, v, text)
+    }
+
+    /// [`write_string`](Self::write_string), inlined: a definite string's
+    /// head and bytes together ([`Write::write_headed`]) up to a 2-byte length,
+    /// as the head and then the bytes beyond.
+    #[inline(always)]
+    fn string_item<W: Write>(&self, w: &mut W, major: u8, v: &[u8], text: bool) -> Result<()> {
+        if self.indefinite {
+            return Self::write_chunked(w, major, v, text);
         }
+        let n = v.len();
+        let (head, head_len) = if n < 24 {
+            (u32::from(major | n as u8), 1)
+        } else if n <= 0xff {
+            (u32::from(major | 24) | (n as u32) << 8, 2)
+        } else if let Ok(n) = u16::try_from(n) {
+            (u32::from(major | 25) | u32::from(n.swap_bytes()) << 8, 3)
+        } else {
+            return Self::string_long(w, major, v);
+        };
+        w.write_headed(head, head_len, v)
+    }
+
+    /// A definite string with a 4- or 8-byte length: out of line, so that
+    /// [`string_item`](Self::string_item) makes no call but tail calls.
+    #[inline(never)]
+    fn string_long<W: Write>(w: &mut W, major: u8, v: &[u8]) -> Result<()> {
+        write_head_long(w, major, v.len() as u64)?;
+        w.write_all(v)
+    }
+
+    /// An indefinite-length string in ugorji's chunks.
+    #[inline(never)]
+    fn write_chunked<W: Write>(w: &mut W, major: u8, v: &[u8], text: bool) -> Result<()> {
         w.write_byte(major | 31)?;
         // ugorji v1.2.14's grid: len/4 bytes, 64 when len < 4, at most 1024.
         let len = v.len();
@@ -258,7 +289,7 @@ impl EncodeFormat for CborEncoder {
         {
             return w.write_word(word, n);
         }
-        self.write_str(w, name.as_str())
+        self.string_item(w, TEXT, name.as_str().as_bytes(), true)
     }
 
     #[inline]

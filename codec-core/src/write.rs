@@ -35,6 +35,29 @@ pub trait Write {
         self.write_all(buf)
     }
 
+    /// Appends a binary format's item header, the first `head_len` bytes
+    /// (at most 4) of `head` (little-endian: its first byte lowest), and
+    /// then `body`: a string with its length in front.
+    ///
+    /// `Vec<u8>` writes both straight into its spare capacity with one
+    /// capacity check, the body without a call to `memcpy` up to 64 bytes
+    /// ([`copy_short`]'s pieces); inlined where `body` is a constant (a
+    /// struct field's name in derived code), the copy is a few fixed-size
+    /// stores.
+    ///
+    /// ```
+    /// use codec_core::Write;
+    /// let mut out = Vec::new();
+    /// out.write_headed(0xa5, 1, b"hello").unwrap(); // msgpack fixstr
+    /// out.write_headed(0x05_d9, 2, b"world").unwrap(); // str8
+    /// assert_eq!(out, b"\xa5hello\xd9\x05world");
+    /// ```
+    #[inline]
+    fn write_headed(&mut self, head: u32, head_len: usize, body: &[u8]) -> Result<()> {
+        self.write_all(&head.to_le_bytes()[..head_len.min(4)])?;
+        self.write_all(body)
+    }
+
     /// Appends the first `n` bytes of a `MAX`-byte block that `fill` writes
     /// and returns `n` of (at most `MAX`): an encoder lays out several short
     /// pieces (a small array of numbers with its brackets and commas) in one
@@ -62,34 +85,83 @@ pub trait Write {
 }
 
 /// Copies `s` to the start of `dst` and returns its length: without a
-/// call to `memcpy` when it has at most 32 bytes (as two overlapping
+/// call to `memcpy` when it has at most 64 bytes (as two overlapping
 /// fixed-size pieces, both inside `s`'s length), with one otherwise. For
 /// format drivers filling a [`Write::write_fill`] block. `dst` must have
 /// room for `s` (else this panics: callers size their blocks for it).
 ///
-/// A number's text is a handful of bytes whose length is known only at run
-/// time; `copy_from_slice` sends each one to the C library's `memmove`,
-/// whose call and size dispatch cost more than the copy.
+/// A number's text or a short string is a handful of bytes whose length
+/// is known only at run time; `copy_from_slice` sends each one to the C
+/// library's `memmove`, whose call and size dispatch cost more than the
+/// copy.
 #[inline(always)]
 pub fn copy_short(dst: &mut [u8], s: &[u8]) -> usize {
+    copy_pieces(dst, s)
+}
+
+/// Where [`copy_pieces`] copies to: initialized bytes, or a `Vec`'s spare
+/// capacity.
+trait CopyDst {
+    /// Copies `s` to `at..at + s.len()`.
+    fn put(&mut self, at: usize, s: &[u8]);
+}
+
+impl CopyDst for [u8] {
+    #[inline(always)]
+    fn put(&mut self, at: usize, s: &[u8]) {
+        self[at..at + s.len()].copy_from_slice(s);
+    }
+}
+
+impl CopyDst for [MaybeUninit<u8>] {
+    #[inline(always)]
+    fn put(&mut self, at: usize, s: &[u8]) {
+        self[at..at + s.len()].write_copy_of_slice(s);
+    }
+}
+
+/// The first and the last `w` bytes of `s` (at least `w` long) to the
+/// same places in `dst`.
+#[inline(always)]
+fn put_pair<D: CopyDst + ?Sized>(dst: &mut D, s: &[u8], w: usize) {
+    let n = s.len();
+    dst.put(0, &s[..w]);
+    dst.put(n - w, &s[n - w..]);
+}
+
+/// [`copy_short`] into either kind of destination: `s` in two overlapping
+/// fixed-size pieces (both inside its length, so exactly bytes
+/// `..s.len()` are written), or one copy of any length beyond 64 bytes.
+#[inline(always)]
+fn copy_pieces<D: CopyDst + ?Sized>(dst: &mut D, s: &[u8]) -> usize {
     let n = s.len();
     if n > 32 {
-        dst[..n].copy_from_slice(s);
+        if n <= 64 {
+            put_pair(dst, s, 32);
+        } else {
+            dst.put(0, s);
+        }
     } else if n >= 16 {
-        dst[..16].copy_from_slice(&s[..16]);
-        dst[n - 16..n].copy_from_slice(&s[n - 16..]);
+        put_pair(dst, s, 16);
     } else if n >= 8 {
-        dst[..8].copy_from_slice(&s[..8]);
-        dst[n - 8..n].copy_from_slice(&s[n - 8..]);
+        put_pair(dst, s, 8);
     } else if n >= 4 {
-        dst[..4].copy_from_slice(&s[..4]);
-        dst[n - 4..n].copy_from_slice(&s[n - 4..]);
+        put_pair(dst, s, 4);
     } else if n > 0 {
-        dst[0] = s[0];
-        dst[n / 2] = s[n / 2];
-        dst[n - 1] = s[n - 1];
+        dst.put(0, &s[..1]);
+        dst.put(n / 2, &s[n / 2..n / 2 + 1]);
+        dst.put(n - 1, &s[n - 1..]);
     }
     n
+}
+
+/// [`Write::write_headed`] for a `Vec` without the room for its fast path
+/// at hand, or with a body of more than 64 bytes.
+#[inline(never)]
+fn headed_slow(v: &mut Vec<u8>, head: u32, head_len: usize, body: &[u8]) {
+    v.reserve(head_len + body.len());
+    v.extend_from_slice(&head.to_le_bytes()[..head_len]);
+    v.extend_from_slice(body);
 }
 
 /// `s` (at most 16 bytes) in the low bytes of a little-endian word, zeros
@@ -174,6 +246,36 @@ impl Write for Vec<u8> {
         Ok(())
     }
 
+    /// Straight into the spare capacity: the header as one 4-byte store
+    /// (the bytes past `head_len` are overwritten by the body or lie past
+    /// the new length), then the body in `copy_short`'s pieces. Unlike a
+    /// [`write_fill`](Write::write_fill) block, nothing is zeroed first.
+    ///
+    /// The common case (a body of at most 64 bytes, room for it) makes no
+    /// call, so that a driver's string writer inlining it needs no stack
+    /// frame of its own; growing the buffer and long bodies are left to
+    /// `headed_slow`, a tail call.
+    #[inline(always)]
+    #[allow(unsafe_code)]
+    fn write_headed(&mut self, head: u32, head_len: usize, body: &[u8]) -> Result<()> {
+        let head_len = head_len.min(4);
+        let n = body.len();
+        let start = self.len();
+        let spare = self.spare_capacity_mut();
+        if n > 64 || spare.len() < 4 + 64 {
+            headed_slow(self, head, head_len, body);
+            return Ok(());
+        }
+        spare[..4].write_copy_of_slice(&head.to_le_bytes());
+        copy_pieces(&mut spare[head_len..], body);
+        // SAFETY: there were at least `4 + 64` bytes of spare capacity, and
+        // bytes `start..start + head_len + n` were all written just above:
+        // the header's first `head_len` (of 4) and then `n` by
+        // `copy_pieces`, whose pieces cover exactly `..n` of its target.
+        unsafe { self.set_len(start + head_len + n) };
+        Ok(())
+    }
+
     /// The block is the spare capacity past the end, filled in place.
     #[inline(always)]
     fn write_fill<const MAX: usize>(
@@ -242,6 +344,11 @@ impl<T: Write + ?Sized> Write for &mut T {
         fill: impl FnOnce(&mut [u8; MAX]) -> usize,
     ) -> Result<()> {
         (**self).write_fill(fill)
+    }
+
+    #[inline(always)]
+    fn write_headed(&mut self, head: u32, head_len: usize, body: &[u8]) -> Result<()> {
+        (**self).write_headed(head, head_len, body)
     }
 
     #[inline]
@@ -443,10 +550,39 @@ mod tests {
     }
 
     #[test]
+    fn headed_items_of_every_length_are_appended_exactly() {
+        // Every header length, and every body length through the one-block
+        // path (64 bytes) and past it, onto buffers at and off growth
+        // boundaries, directly, by reference and through an `IoWriter`.
+        let head = 0x8483_8281_u32;
+        for head_len in 0..=4usize {
+            for len in 0..=70usize {
+                let body: Vec<u8> = (0..len as u8).map(|b| b.wrapping_mul(41) | 1).collect();
+                let mut want = b"head".to_vec();
+                want.extend_from_slice(&head.to_le_bytes()[..head_len]);
+                want.extend_from_slice(&body);
+                for cap in [0usize, 4, 5, 63, 64, 68, 69, 200] {
+                    let mut v = Vec::with_capacity(cap);
+                    v.extend_from_slice(b"head");
+                    v.write_headed(head, head_len, &body).unwrap();
+                    assert_eq!(v, want, "head {head_len}, body {len}, capacity {cap}");
+                    let mut v = b"head".to_vec();
+                    Write::write_headed(&mut &mut v, head, head_len, &body).unwrap();
+                    assert_eq!(v, want, "head {head_len}, body {len}, by reference");
+                }
+                let mut w = IoWriter::new(Vec::new());
+                w.write_all(b"head").unwrap();
+                w.write_headed(head, head_len, &body).unwrap();
+                assert_eq!(w.into_inner().unwrap(), want, "IoWriter");
+            }
+        }
+    }
+
+    #[test]
     fn short_copies_of_every_length_are_exact() {
-        for n in 0..=48usize {
+        for n in 0..=80usize {
             let src: Vec<u8> = (0..n as u8).map(|b| b.wrapping_mul(29) | 0x80).collect();
-            let mut dst = [0u8; 48];
+            let mut dst = [0u8; 80];
             assert_eq!(copy_short(&mut dst, &src), n);
             assert_eq!(&dst[..n], &src[..], "{n}");
             assert!(

@@ -154,6 +154,31 @@ impl MsgpackEncoder {
         w.write_all(&[UINT64, b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]])
     }
 
+    /// A string: its header and bytes together ([`Write::write_headed`]) up to
+    /// str16, as the header and then the bytes beyond.
+    #[inline(always)]
+    fn str_item<W: Write>(&self, w: &mut W, v: &str) -> Result<()> {
+        let n = v.len();
+        let (head, head_len) = if n < 32 {
+            (u32::from(FIXSTR | n as u8), 1)
+        } else if n < 256 && self.write_ext {
+            (u32::from(STR8) | (n as u32) << 8, 2)
+        } else if let Ok(n) = u16::try_from(n) {
+            (u32::from(STR16) | u32::from(n.swap_bytes()) << 8, 3)
+        } else {
+            return self.str32(w, v);
+        };
+        w.write_headed(head, head_len, v.as_bytes())
+    }
+
+    /// A str32: out of line, so that [`str_item`](Self::str_item) makes no
+    /// call but its tail calls.
+    #[inline(never)]
+    fn str32<W: Write>(&self, w: &mut W, v: &str) -> Result<()> {
+        Self::header_long(w, self.str_family(), v.len())?;
+        w.write_all(v.as_bytes())
+    }
+
     /// The family for text, by spec level.
     #[inline]
     fn str_family(&self) -> &'static Family {
@@ -247,13 +272,13 @@ impl EncodeFormat for MsgpackEncoder {
     /// fixstr, str8 (only with `write_ext`), str16, str32.
     #[inline]
     fn write_str<W: Write>(&mut self, w: &mut W, v: &str) -> Result<()> {
-        Self::header(w, self.str_family(), v.len())?;
-        w.write_all(v.as_bytes())
+        self.str_item(w, v)
     }
 
     /// A struct field's name: a fixstr of up to 15 bytes is written with
-    /// its header in one word, a longer name as `write_str` writes it
-    /// (the name is a constant in derived code: one branch remains).
+    /// its header in one word, a longer name as `write_str` writes it, here
+    /// inlined (the name is a constant in derived code: its length and the
+    /// header fold, and the copy is a few fixed-size stores).
     #[inline(always)]
     fn write_field<W: Write>(&mut self, w: &mut W, _index: usize, name: FieldName) -> Result<()> {
         let len = name.as_str().len();
@@ -262,7 +287,7 @@ impl EncodeFormat for MsgpackEncoder {
         {
             return w.write_word(word, n);
         }
-        self.write_str(w, name.as_str())
+        self.str_item(w, name.as_str())
     }
 
     /// bin8/16/32 with `write_ext` (an empty one is `c4 00`); otherwise the

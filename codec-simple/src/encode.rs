@@ -43,6 +43,32 @@ pub(crate) fn header<W: Write>(w: &mut W, base: u8, len: u64) -> Result<()> {
     }
 }
 
+/// A string or byte string (`base` is its header family): the header and
+/// bytes together ([`Write::write_headed`]) up to a 2-byte length, as
+/// the header and then the bytes beyond.
+#[inline(always)]
+fn string_item<W: Write>(w: &mut W, base: u8, v: &[u8]) -> Result<()> {
+    let n = v.len();
+    let (head, head_len) = if n == 0 {
+        (u32::from(base), 1)
+    } else if n <= 0xFF {
+        (u32::from(base + 1) | (n as u32) << 8, 2)
+    } else if let Ok(n) = u16::try_from(n) {
+        (u32::from(base + 2) | u32::from(n.swap_bytes()) << 8, 3)
+    } else {
+        return string_long(w, base, v);
+    };
+    w.write_headed(head, head_len, v)
+}
+
+/// [`string_item`] with a 4- or 8-byte length: out of line, so that the
+/// common case makes no call but tail calls.
+#[inline(never)]
+fn string_long<W: Write>(w: &mut W, base: u8, v: &[u8]) -> Result<()> {
+    header_long(w, base, v.len() as u64)?;
+    w.write_all(v)
+}
+
 /// [`header`] for a length above 255.
 #[inline(never)]
 fn header_long<W: Write>(w: &mut W, base: u8, len: u64) -> Result<()> {
@@ -167,17 +193,16 @@ impl EncodeFormat for SimpleEncoder {
         if v.is_empty() && self.nil_for_zero() {
             return w.write_byte(NIL);
         }
-        header(w, BASE_STRING, v.len() as u64)?;
-        w.write_all(v.as_bytes())
+        string_item(w, BASE_STRING, v.as_bytes())
     }
 
-    /// The header's short forms are inline, so a constant name of up to
-    /// 255 bytes becomes constant-sized stores where this is inlined.
+    /// Inlined where the name is a constant: its header folds, and a name
+    /// of up to 58 bytes is copied with its header in a few fixed-size
+    /// stores.
     #[inline(always)]
     fn write_field_name<W: Write>(&mut self, w: &mut W, name: &'static str) -> Result<()> {
         // Always in key position: never nil.
-        header(w, BASE_STRING, name.len() as u64)?;
-        w.write_all(name.as_bytes())
+        string_item(w, BASE_STRING, name.as_bytes())
     }
 
     /// A struct field's name (the bytes of the default): a name of up to
@@ -202,8 +227,7 @@ impl EncodeFormat for SimpleEncoder {
 
     #[inline]
     fn write_bytes<W: Write>(&mut self, w: &mut W, v: &[u8]) -> Result<()> {
-        header(w, BASE_BYTES, v.len() as u64)?;
-        w.write_all(v)
+        string_item(w, BASE_BYTES, v)
     }
 
     #[inline]

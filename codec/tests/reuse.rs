@@ -345,3 +345,37 @@ fn only_a_document_that_is_the_whole_input_is_sized_by_it() {
     });
     assert!(bytes < 50 * stream.len(), "{bytes} bytes for {n} documents");
 }
+
+/// Writes a string, then fails (`panic` false) or panics (`panic` true).
+struct Breaks {
+    panic: bool,
+}
+
+impl Encode for Breaks {
+    fn encode<W: codec::Write, F: codec::EncodeFormat>(
+        &self,
+        e: &mut codec::Encoder<W, F>,
+    ) -> codec::Result<()> {
+        e.encode("written before the failure")?;
+        if self.panic {
+            panic!("an Encode impl that panics");
+        }
+        Err(codec::Error::unsupported("an Encode impl that fails"))
+    }
+}
+
+#[test]
+fn encode_into_keeps_the_callers_bytes_through_errors_and_panics() {
+    each_handle!(h => {
+        let partial = to_vec("written before the failure", &h).unwrap();
+        let mut out = b"earlier output".to_vec();
+        assert!(codec::encode_into(&Breaks { panic: false }, &h, &mut out).is_err());
+        assert_eq!(out, [&b"earlier output"[..], &partial].concat(), "{}: error", h.name());
+        let mut out = b"earlier output".to_vec();
+        let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let _ = codec::encode_into(&Breaks { panic: true }, &h, &mut out);
+        }));
+        assert!(caught.is_err());
+        assert_eq!(out, [&b"earlier output"[..], &partial].concat(), "{}: panic", h.name());
+    });
+}
