@@ -69,30 +69,9 @@ pub fn to_vec<T: Encode + ?Sized, H: Handle>(v: &T, h: &H) -> Result<Vec<u8>> {
 }
 
 /// Encodes `v`, appending to `out` (reuse one buffer for many values).
-///
-/// The buffer is moved into the encoder for the call (and back after it,
-/// even if `v`'s encoding panics): held by value, its length can stay in a
-/// register across the writes of an inlined encoding, where through a
-/// reference it went back to memory after each one.
 pub fn encode_into<T: Encode + ?Sized, H: Handle>(v: &T, h: &H, out: &mut Vec<u8>) -> Result<()> {
-    let mut held = Held {
-        e: h.encoder(std::mem::take(out)),
-        out,
-    };
-    v.encode(&mut held.e)
-}
-
-/// [`encode_into`]'s encoder, which owns the caller's buffer until it is
-/// dropped and then gives it back.
-struct Held<'a, F: EncodeFormat> {
-    e: Encoder<Vec<u8>, F>,
-    out: &'a mut Vec<u8>,
-}
-
-impl<F: EncodeFormat> Drop for Held<'_, F> {
-    fn drop(&mut self) {
-        *self.out = std::mem::take(self.e.writer_mut());
-    }
+    let mut e = h.encoder(out);
+    v.encode(&mut e)
 }
 
 /// Encodes `v` into an [`std::io::Write`] (buffered, flushed at the end).

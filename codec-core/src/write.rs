@@ -251,10 +251,10 @@ impl Write for Vec<u8> {
     /// the new length), then the body in `copy_short`'s pieces. Unlike a
     /// [`write_fill`](Write::write_fill) block, nothing is zeroed first.
     ///
-    /// The common case (a body of at most 64 bytes, room for it) makes no
-    /// call, so that a driver's string writer inlining it needs no stack
-    /// frame of its own; growing the buffer and long bodies are left to
-    /// `headed_slow`, a tail call.
+    /// The common case (a body of at most 64 bytes, room for it and four
+    /// header bytes) makes no call, so that a driver's string writer
+    /// inlining it needs no stack frame of its own; growing the buffer and
+    /// long bodies are left to `headed_slow`, a tail call.
     #[inline(always)]
     #[allow(unsafe_code)]
     fn write_headed(&mut self, head: u32, head_len: usize, body: &[u8]) -> Result<()> {
@@ -262,13 +262,13 @@ impl Write for Vec<u8> {
         let n = body.len();
         let start = self.len();
         let spare = self.spare_capacity_mut();
-        if n > 64 || spare.len() < 4 + 64 {
+        if n > 64 || spare.len() < 4 + n {
             headed_slow(self, head, head_len, body);
             return Ok(());
         }
         spare[..4].write_copy_of_slice(&head.to_le_bytes());
         copy_pieces(&mut spare[head_len..], body);
-        // SAFETY: there were at least `4 + 64` bytes of spare capacity, and
+        // SAFETY: there were at least `4 + n` bytes of spare capacity, and
         // bytes `start..start + head_len + n` were all written just above:
         // the header's first `head_len` (of 4) and then `n` by
         // `copy_pieces`, whose pieces cover exactly `..n` of its target.
