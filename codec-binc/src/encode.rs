@@ -233,7 +233,8 @@ impl EncodeFormat for BincEncoder {
                 return Ok(());
             }
         }
-        container_bytes(w, VD_STRING, v.as_bytes())
+        container_header(w, VD_STRING, v.len() as u64)?;
+        w.write_all(v.as_bytes())
     }
 
     /// Inlined where the name is a constant: without symbols, its header
@@ -250,7 +251,8 @@ impl EncodeFormat for BincEncoder {
 
     #[inline]
     fn write_bytes<W: Write>(&mut self, w: &mut W, v: &[u8]) -> Result<()> {
-        container_bytes(w, VD_BYTES, v)
+        container_header(w, VD_BYTES, v.len() as u64)?;
+        w.write_all(v)
     }
 
     #[inline]

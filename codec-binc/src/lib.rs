@@ -226,9 +226,11 @@ pub fn go_zero_time() -> Time {
     Time::from_unix(GO_ZERO_UNIX, 0).unwrap_or(Time::UNIX_EPOCH)
 }
 
-/// Writes a string or byte string of kind `vd` (its [`container_header`]
-/// and bytes): together ([`Write::write_headed`]) up to a 2-byte
-/// length, as the header and then the bytes beyond.
+/// Writes a struct field's name (a constant where this is inlined) as a
+/// string of kind `vd` (its [`container_header`] and bytes): together
+/// ([`Write::write_headed`]) up to a 2-byte length, as the header and then
+/// the bytes beyond. Not for string values, whose lengths are known only
+/// at run time (see msgpack's `str_item`).
 #[inline(always)]
 pub(crate) fn container_bytes<W: Write>(w: &mut W, vd: u8, v: &[u8]) -> Result<()> {
     let hi = vd << 4;

@@ -43,9 +43,11 @@ pub(crate) fn header<W: Write>(w: &mut W, base: u8, len: u64) -> Result<()> {
     }
 }
 
-/// A string or byte string (`base` is its header family): the header and
-/// bytes together ([`Write::write_headed`]) up to a 2-byte length, as
-/// the header and then the bytes beyond.
+/// A struct field's name (a constant where this is inlined) as a string of
+/// header family `base`: the header and bytes together
+/// ([`Write::write_headed`]) up to a 2-byte length, as the header and then
+/// the bytes beyond. Not for string values, whose lengths are known only
+/// at run time (see msgpack's `str_item`).
 #[inline(always)]
 fn string_item<W: Write>(w: &mut W, base: u8, v: &[u8]) -> Result<()> {
     let n = v.len();
@@ -193,7 +195,8 @@ impl EncodeFormat for SimpleEncoder {
         if v.is_empty() && self.nil_for_zero() {
             return w.write_byte(NIL);
         }
-        string_item(w, BASE_STRING, v.as_bytes())
+        header(w, BASE_STRING, v.len() as u64)?;
+        w.write_all(v.as_bytes())
     }
 
     /// Inlined where the name is a constant: its header folds, and a name
@@ -227,7 +230,8 @@ impl EncodeFormat for SimpleEncoder {
 
     #[inline]
     fn write_bytes<W: Write>(&mut self, w: &mut W, v: &[u8]) -> Result<()> {
-        string_item(w, BASE_BYTES, v)
+        header(w, BASE_BYTES, v.len() as u64)?;
+        w.write_all(v)
     }
 
     #[inline]
