@@ -200,7 +200,7 @@ impl EncodeFormat for SimpleEncoder {
     }
 
     /// Inlined where the name is a constant: its header folds, and a name
-    /// of up to 58 bytes is copied with its header in a few fixed-size
+    /// of up to 64 bytes is copied with its header in a few fixed-size
     /// stores.
     #[inline(always)]
     fn write_field_name<W: Write>(&mut self, w: &mut W, name: &'static str) -> Result<()> {
