@@ -68,8 +68,9 @@ pub trait Read<'de> {
     /// Consumes exactly `N` bytes.
     fn read_array<const N: usize>(&mut self) -> Result<[u8; N]>;
 
-    /// Consumes `n` bytes, borrowing them from the input where possible and
-    /// otherwise copying them into `scratch` (which is cleared first).
+    /// Consumes `n` bytes, borrowing them from the input where possible.
+    /// Otherwise they are `Copied`: lent from the reader's own buffer when
+    /// they are all in it, else copied into `scratch` (cleared first).
     fn read_slice<'s>(
         &'s mut self,
         n: usize,
@@ -297,7 +298,10 @@ impl<R: std::io::Read> IoReader<R> {
         self.inner
     }
 
-    /// Refills the buffer; returns false at the end of input.
+    /// Refills the buffer; returns false at the end of input. Out of line:
+    /// it runs once per buffer, and the checks that lead to it stay small
+    /// enough to inline into every read.
+    #[inline(never)]
     fn refill(&mut self) -> Result<bool> {
         debug_assert!(self.pos == self.end);
         self.base += self.end as u64;
@@ -316,13 +320,19 @@ impl<R: std::io::Read> IoReader<R> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn take(&mut self, n: usize) {
         if self.capturing {
-            self.captured
-                .extend_from_slice(&self.buf[self.pos..self.pos + n]);
+            self.capture(n);
         }
         self.pos += n;
+    }
+
+    /// Appends the next `n` buffered bytes to the capture ([`Read::start_capture`]).
+    #[inline(never)]
+    fn capture(&mut self, n: usize) {
+        self.captured
+            .extend_from_slice(&self.buf[self.pos..self.pos + n]);
     }
 
     #[cold]
@@ -330,8 +340,21 @@ impl<R: std::io::Read> IoReader<R> {
         Error::eof().at(self.base + self.pos as u64)
     }
 
+    /// Copies `n` bytes into `out`: in one step when they are buffered
+    /// (nearly always: a string or a key), else [`IoReader::copy_out_slow`].
+    #[inline]
+    fn copy_out(&mut self, n: usize, out: &mut Vec<u8>) -> Result<()> {
+        if n <= self.end - self.pos {
+            out.extend_from_slice(&self.buf[self.pos..self.pos + n]);
+            self.take(n);
+            return Ok(());
+        }
+        self.copy_out_slow(n, out)
+    }
+
     /// Copies `n` bytes into `out`, chunk by chunk (no allocation beyond what arrives).
-    fn copy_out(&mut self, mut n: usize, out: &mut Vec<u8>) -> Result<()> {
+    #[inline(never)]
+    fn copy_out_slow(&mut self, mut n: usize, out: &mut Vec<u8>) -> Result<()> {
         while n > 0 {
             if self.pos == self.end && !self.refill()? {
                 return Err(self.eof());
@@ -342,6 +365,30 @@ impl<R: std::io::Read> IoReader<R> {
             n -= k;
         }
         Ok(())
+    }
+
+    /// Skips `n` bytes across refills.
+    #[inline(never)]
+    fn skip_slow(&mut self, mut n: usize) -> Result<()> {
+        while n > 0 {
+            if self.pos == self.end && !self.refill()? {
+                return Err(self.eof());
+            }
+            let k = n.min(self.end - self.pos);
+            self.take(k);
+            n -= k;
+        }
+        Ok(())
+    }
+
+    /// [`Read::read_array`] across a refill.
+    #[inline(never)]
+    fn read_array_slow<const N: usize>(&mut self) -> Result<[u8; N]> {
+        let mut out = [0u8; N];
+        for b in out.iter_mut() {
+            *b = Read::read_u8(self)?;
+        }
+        Ok(out)
     }
 }
 
@@ -369,18 +416,13 @@ impl<'de, R: std::io::Read> Read<'de> for IoReader<R> {
         Ok(b)
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_array<const N: usize>(&mut self) -> Result<[u8; N]> {
-        let mut out = [0u8; N];
-        if self.end - self.pos >= N {
-            out.copy_from_slice(&self.buf[self.pos..self.pos + N]);
+        if let Some(&out) = self.buf[self.pos..self.end].first_chunk::<N>() {
             self.take(N);
             return Ok(out);
         }
-        for b in out.iter_mut() {
-            *b = Read::read_u8(self)?;
-        }
-        Ok(out)
+        self.read_array_slow()
     }
 
     fn read_slice<'s>(
@@ -388,28 +430,33 @@ impl<'de, R: std::io::Read> Read<'de> for IoReader<R> {
         n: usize,
         scratch: &'s mut Vec<u8>,
     ) -> Result<Reference<'de, 's, [u8]>> {
+        // Bytes already buffered are lent out of the buffer, not copied to
+        // `scratch` first: a string read into a `String` is copied once.
+        if n <= self.end - self.pos {
+            let at = self.pos;
+            self.take(n);
+            return Ok(Reference::Copied(&self.buf[at..at + n]));
+        }
         scratch.clear();
-        self.copy_out(n, scratch)?;
+        self.copy_out_slow(n, scratch)?;
         Ok(Reference::Copied(&scratch[..]))
     }
 
+    #[inline]
     fn read_into(&mut self, n: usize, out: &mut Vec<u8>) -> Result<()> {
         self.copy_out(n, out)
     }
 
-    fn skip(&mut self, mut n: usize) -> Result<()> {
-        while n > 0 {
-            if self.pos == self.end && !self.refill()? {
-                return Err(self.eof());
-            }
-            let k = n.min(self.end - self.pos);
-            self.take(k);
-            n -= k;
+    #[inline]
+    fn skip(&mut self, n: usize) -> Result<()> {
+        if n <= self.end - self.pos {
+            self.take(n);
+            return Ok(());
         }
-        Ok(())
+        self.skip_slow(n)
     }
 
-    #[inline]
+    #[inline(always)]
     fn fill_buf(&mut self) -> Result<&[u8]> {
         if self.pos == self.end {
             self.refill()?;
@@ -417,7 +464,7 @@ impl<'de, R: std::io::Read> Read<'de> for IoReader<R> {
         Ok(&self.buf[self.pos..self.end])
     }
 
-    #[inline]
+    #[inline(always)]
     fn consume(&mut self, n: usize) {
         let n = n.min(self.end - self.pos);
         self.take(n);
@@ -584,6 +631,66 @@ mod tests {
             interrupt: false,
         });
         exercise(&mut r);
+    }
+
+    #[test]
+    fn io_reader_lends_buffered_bytes_and_copies_across_refills() {
+        // Three refills' worth, handed over 5,000 bytes per read call.
+        struct Chunks<'a>(&'a [u8]);
+        impl std::io::Read for Chunks<'_> {
+            fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+                let n = buf.len().min(self.0.len()).min(5_000);
+                buf[..n].copy_from_slice(&self.0[..n]);
+                self.0 = &self.0[n..];
+                Ok(n)
+            }
+        }
+        let data: Vec<u8> = (0..20_000u32).map(|i| (i * 7 % 251) as u8).collect();
+        let mut r = IoReader::new(Chunks(&data));
+        let mut scratch = Vec::new();
+        let mut at = 0;
+        // Slices of every size from 1 to 600 bytes: within the buffer they
+        // are lent from it; those that straddle a refill go through `scratch`.
+        let (mut lent, mut copied) = (0, 0);
+        for n in (1..=600).cycle() {
+            if at + n > data.len() {
+                break;
+            }
+            assert_eq!(
+                &*r.read_slice(n, &mut scratch).unwrap(),
+                &data[at..at + n],
+                "{n} bytes at {at}"
+            );
+            if scratch.len() == n && scratch[..] == data[at..at + n] {
+                copied += 1;
+            } else {
+                lent += 1;
+            }
+            at += n;
+            assert_eq!(r.offset(), at as u64);
+        }
+        assert!(lent > 50 && copied >= 3, "lent {lent}, copied {copied}");
+
+        // A capture sees lent, copied and skipped bytes alike.
+        let mut r = IoReader::new(Chunks(&data));
+        r.skip(4_990).unwrap();
+        r.start_capture();
+        let mut out = Vec::new();
+        r.read_into(5, &mut out).unwrap();
+        assert_eq!(
+            &*r.read_slice(10, &mut scratch).unwrap(),
+            &data[4_995..5_005]
+        );
+        assert_eq!(
+            &*r.read_slice(3, &mut scratch).unwrap(),
+            &data[5_005..5_008]
+        );
+        r.skip(9_000).unwrap();
+        assert_eq!(r.read_array::<4>().unwrap(), data[14_008..14_012]);
+        assert_eq!(&*r.end_capture(&mut scratch), &data[4_990..14_012]);
+        assert_eq!(out, &data[4_990..4_995]);
+        let err = r.read_slice(10_000, &mut scratch).unwrap_err();
+        assert!(err.is_eof());
     }
 
     #[test]
