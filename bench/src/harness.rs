@@ -61,6 +61,9 @@ pub enum Op {
     Decode,
     /// Bytes to a value borrowing strings from the input.
     DecodeBorrowed,
+    /// Bytes to an owned value through `std::io::Read` (a `&[u8]` reader,
+    /// as a file or socket behind a buffer would hand them over).
+    DecodeReader,
 }
 
 impl Op {
@@ -71,6 +74,7 @@ impl Op {
             Op::Encode => "Encode",
             Op::Decode => "Decode",
             Op::DecodeBorrowed => "DecodeBorrowed",
+            Op::DecodeReader => "DecodeReader",
         }
     }
 }
@@ -471,6 +475,39 @@ impl Registry {
         imp: Imp,
         bytes: Rc<Vec<u8>>,
         check: impl Fn(&[u8]) -> Res<bool>,
+        run: impl FnMut(&[u8]) + 'static,
+    ) {
+        self.checked(Op::DecodeBorrowed, dataset, imp, bytes, check, run);
+    }
+
+    /// Registers a `DecodeReader` case: `read` decodes `bytes` (the
+    /// implementation's own encoding of `source`, from [`Registry::typed`])
+    /// through `std::io::Read`; checked once against `source`.
+    pub fn reader<T>(
+        &mut self,
+        dataset: &str,
+        imp: Imp,
+        bytes: Rc<Vec<u8>>,
+        source: &Rc<T>,
+        read: fn(&[u8]) -> Res<T>,
+    ) where
+        T: PartialEq + fmt::Debug + 'static,
+    {
+        let check = |b: &[u8]| read(b).map(|v| v == **source);
+        let run = move |b: &[u8]| {
+            black_box(read(b).expect("decode"));
+        };
+        self.checked(Op::DecodeReader, dataset, imp, bytes, check, run);
+    }
+
+    /// A decode case `op` checked once first (see [`Registry::borrowed`]).
+    fn checked(
+        &mut self,
+        op: Op,
+        dataset: &str,
+        imp: Imp,
+        bytes: Rc<Vec<u8>>,
+        check: impl Fn(&[u8]) -> Res<bool>,
         mut run: impl FnMut(&[u8]) + 'static,
     ) {
         let name = imp.name;
@@ -479,14 +516,14 @@ impl Registry {
         }
         match check(&bytes) {
             Ok(true) => {}
-            Ok(false) => return self.fail(dataset, name, "borrowed decode differs".into()),
-            Err(e) => return self.fail(dataset, name, format!("borrowed decode: {e}")),
+            Ok(false) => return self.fail(dataset, name, format!("{op}: decoded value differs")),
+            Err(e) => return self.fail(dataset, name, format!("{op}: {e}")),
         }
         let len = bytes.len();
         self.push(
             dataset,
             imp,
-            Op::DecodeBorrowed,
+            op,
             len,
             Box::new(move || run(black_box(&bytes))),
         );

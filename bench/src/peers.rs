@@ -795,11 +795,12 @@ fn register_documents(reg: &mut Registry) {
             register_twitter_ids(reg, &v);
         }
         let v = Rc::new(v);
-        reg.typed(
+        let encoded = reg.typed(
             "twitter",
             &v,
             &list![serde_all(), [zerompk(), bitcode_serde()]],
         );
+        register_readers(reg, "twitter", &v, &encoded);
         reg.gap(
             "twitter",
             "msgpacker",
@@ -819,11 +820,12 @@ fn register_documents(reg: &mut Registry) {
             register_values(reg, "citm_catalog_value", &v);
         }
         let v = Rc::new(v);
-        reg.typed(
+        let encoded = reg.typed(
             "citm_catalog",
             &v,
             &list![serde_all(), [zerompk(), msgpacker(), minicbor(), bitcode()]],
         );
+        register_readers(reg, "citm_catalog", &v, &encoded);
     }
     if reg.wants_dataset("canada") || reg.wants_dataset("canada_value") {
         let v: canada::Canada =
@@ -833,12 +835,77 @@ fn register_documents(reg: &mut Registry) {
             register_values(reg, "canada_value", &v);
         }
         let v = Rc::new(v);
-        reg.typed(
+        let encoded = reg.typed(
             "canada",
             &v,
             &list![serde_all(), [zerompk(), msgpacker(), minicbor(), bitcode()]],
         );
+        register_readers(reg, "canada", &v, &encoded);
     }
+}
+
+/// `DecodeReader` cases for a document: each implementation with an API
+/// over `std::io::Read` decodes its own encoding (from `encoded`) through a
+/// `&[u8]` reader, as it would read a file or a socket behind a buffer.
+/// cbor4ii's reader API takes a `BufRead`, which the `&[u8]` also is;
+/// sonic-rs and simd-json read the whole input into a `Vec` and parse that.
+fn register_readers<T>(
+    reg: &mut Registry,
+    dataset: &str,
+    v: &Rc<T>,
+    encoded: &[(&'static str, Rc<Vec<u8>>)],
+) where
+    T: Serialize + DeserializeOwned + codec::DecodeOwned + PartialEq + std::fmt::Debug + 'static,
+{
+    macro_rules! reader {
+        ($name:literal, $family:expr, $ours:literal, |$b:ident| $decode:expr) => {
+            if let Some((_, bytes)) = encoded.iter().find(|(n, _)| *n == $name) {
+                let imp = Imp {
+                    name: $name,
+                    family: $family,
+                    ours: $ours,
+                    positional: false,
+                };
+                reg.reader(dataset, imp, Rc::clone(bytes), v, |$b| $decode.map_err(err));
+            }
+        };
+    }
+    reader!("serde_json", Family::Json, false, |b| {
+        serde_json::from_reader(b)
+    });
+    reader!("sonic-rs", Family::Json, false, |b| sonic_rs::from_reader(
+        b
+    ));
+    reader!(
+        "simd-json",
+        Family::Json,
+        false,
+        |b| simd_json::from_reader(b)
+    );
+    reader!("rmp-serde", Family::MsgPack, false, |b| {
+        rmp_serde::from_read(b)
+    });
+    reader!("ciborium", Family::Cbor, false, |b| ciborium::from_reader(
+        b
+    ));
+    reader!("cbor4ii", Family::Cbor, false, |b| {
+        cbor4ii::serde::from_reader(b)
+    });
+    reader!("json", Family::Json, true, |b| codec::from_reader(
+        b, &*JSON
+    ));
+    reader!("msgpack", Family::MsgPack, true, |b| codec::from_reader(
+        b, &*MSGPACK
+    ));
+    reader!("cbor", Family::Cbor, true, |b| codec::from_reader(
+        b, &*CBOR
+    ));
+    reader!("binc", Family::Binc, true, |b| codec::from_reader(
+        b, &*BINC
+    ));
+    reader!("simple", Family::Simple, true, |b| codec::from_reader(
+        b, &*SIMPLE
+    ));
 }
 
 /// `twitter_ids`: each self-describing implementation decodes its own

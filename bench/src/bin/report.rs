@@ -281,7 +281,7 @@ fn print_markdown(
         .position(|x| x.name() == f)
     };
     let op_order = |o: &str| {
-        [Op::Encode, Op::Decode, Op::DecodeBorrowed]
+        [Op::Encode, Op::Decode, Op::DecodeBorrowed, Op::DecodeReader]
             .iter()
             .position(|x| x.name() == o)
     };
