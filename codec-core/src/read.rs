@@ -671,7 +671,8 @@ mod tests {
         }
         assert!(lent > 50 && copied >= 3, "lent {lent}, copied {copied}");
 
-        // A capture sees lent, copied and skipped bytes alike.
+        // A capture sees lent, copied, skipped and peeked-then-read bytes
+        // alike, across refills.
         let mut r = IoReader::new(Chunks(&data));
         r.skip(4_990).unwrap();
         r.start_capture();
@@ -687,7 +688,14 @@ mod tests {
         );
         r.skip(9_000).unwrap();
         assert_eq!(r.read_array::<4>().unwrap(), data[14_008..14_012]);
-        assert_eq!(&*r.end_capture(&mut scratch), &data[4_990..14_012]);
+        // `peek_bytes` past the buffer's end moves its unread bytes.
+        r.skip(978).unwrap();
+        assert_eq!(r.peek_bytes(64).unwrap(), &data[14_990..15_054]);
+        assert_eq!(
+            &*r.read_slice(20, &mut scratch).unwrap(),
+            &data[14_990..15_010]
+        );
+        assert_eq!(&*r.end_capture(&mut scratch), &data[4_990..15_010]);
         assert_eq!(out, &data[4_990..4_995]);
         let err = r.read_slice(10_000, &mut scratch).unwrap_err();
         assert!(err.is_eof());
