@@ -275,7 +275,12 @@ pub struct IoReader<R: std::io::Read> {
     end: usize,
     /// Offset of `buf[0]` in the stream.
     base: u64,
+    /// While capturing ([`Read::start_capture`]), `captured` holds the
+    /// bytes consumed before `buf[capture_from..]`: the buffer's own bytes
+    /// are appended only when it is about to be overwritten and at the end
+    /// of the capture, so that consuming bytes stays a pointer bump.
     capturing: bool,
+    capture_from: usize,
     captured: Vec<u8>,
 }
 
@@ -289,6 +294,7 @@ impl<R: std::io::Read> IoReader<R> {
             end: 0,
             base: 0,
             capturing: false,
+            capture_from: 0,
             captured: Vec::new(),
         }
     }
@@ -304,6 +310,7 @@ impl<R: std::io::Read> IoReader<R> {
     #[inline(never)]
     fn refill(&mut self) -> Result<bool> {
         debug_assert!(self.pos == self.end);
+        self.save_capture();
         self.base += self.end as u64;
         self.pos = 0;
         self.end = 0;
@@ -320,19 +327,21 @@ impl<R: std::io::Read> IoReader<R> {
         }
     }
 
+    /// Consumes `n` buffered bytes.
     #[inline(always)]
     fn take(&mut self, n: usize) {
-        if self.capturing {
-            self.capture(n);
-        }
         self.pos += n;
     }
 
-    /// Appends the next `n` buffered bytes to the capture ([`Read::start_capture`]).
-    #[inline(never)]
-    fn capture(&mut self, n: usize) {
-        self.captured
-            .extend_from_slice(&self.buf[self.pos..self.pos + n]);
+    /// While capturing, appends the bytes consumed from the buffer since
+    /// the last call, before the buffer's bytes move or are overwritten;
+    /// the capture goes on from the buffer's start.
+    fn save_capture(&mut self) {
+        if self.capturing {
+            self.captured
+                .extend_from_slice(&self.buf[self.capture_from..self.pos]);
+            self.capture_from = 0;
+        }
     }
 
     #[cold]
@@ -474,6 +483,7 @@ impl<'de, R: std::io::Read> Read<'de> for IoReader<R> {
         let n = n.min(self.buf.len());
         if self.end - self.pos < n {
             // Move the unread bytes to the front and read until `n` are buffered.
+            self.save_capture();
             self.buf.copy_within(self.pos..self.end, 0);
             self.base += self.pos as u64;
             self.end -= self.pos;
@@ -497,10 +507,12 @@ impl<'de, R: std::io::Read> Read<'de> for IoReader<R> {
 
     fn start_capture(&mut self) {
         self.capturing = true;
+        self.capture_from = self.pos;
         self.captured.clear();
     }
 
     fn end_capture<'s>(&'s mut self, scratch: &'s mut Vec<u8>) -> Reference<'de, 's, [u8]> {
+        self.save_capture();
         self.capturing = false;
         std::mem::swap(scratch, &mut self.captured);
         self.captured.clear();
