@@ -260,8 +260,15 @@ impl<'de> Read<'de> for SliceReader<'de> {
     }
 }
 
-/// Size of the internal buffer of [`IoReader`].
+/// Size of the internal buffer of [`IoReader`] once the input has shown
+/// itself to be longer than [`IO_BUF_FIRST`].
 const IO_BUF: usize = 8 * 1024;
+
+/// Size of [`IoReader`]'s first buffer: small enough that one short
+/// message read through `from_reader` does not pay for allocating and
+/// zeroing the full buffer (which took longer than decoding it), large
+/// enough that most such messages arrive in one read.
+const IO_BUF_FIRST: usize = 512;
 
 /// Reads from any [`std::io::Read`] through an internal buffer.
 ///
@@ -284,12 +291,23 @@ pub struct IoReader<R: std::io::Read> {
     captured: Vec<u8>,
 }
 
+/// A zeroed buffer of `size` bytes, allocated and then zeroed rather than
+/// allocated zeroed: glibc's `calloc` (2.36 here) does not take from its
+/// per-thread cache, and going to its bins and back for each reader cost
+/// more than decoding a short message.
+fn zeroed(size: usize) -> Box<[u8]> {
+    let mut buf = Vec::with_capacity(size);
+    buf.resize(size, 0);
+    buf.into_boxed_slice()
+}
+
 impl<R: std::io::Read> IoReader<R> {
-    /// Wraps `inner`.
+    /// Wraps `inner`. Nothing is allocated or read until the first read:
+    /// the buffer starts at 512 bytes and grows to 8 KB once a read fills it.
     pub fn new(inner: R) -> Self {
         IoReader {
             inner,
-            buf: vec![0u8; IO_BUF].into_boxed_slice(),
+            buf: Box::default(),
             pos: 0,
             end: 0,
             base: 0,
@@ -313,6 +331,16 @@ impl<R: std::io::Read> IoReader<R> {
         self.save_capture();
         self.base += self.end as u64;
         self.pos = 0;
+        if self.end == self.buf.len() && self.buf.len() < IO_BUF {
+            // The first read, or a read that filled the first buffer (the
+            // input may well go on): nothing in the buffer is kept.
+            let size = if self.buf.is_empty() {
+                IO_BUF_FIRST
+            } else {
+                IO_BUF
+            };
+            self.buf = zeroed(size);
+        }
         self.end = 0;
         loop {
             match self.inner.read(&mut self.buf) {
@@ -480,11 +508,18 @@ impl<'de, R: std::io::Read> Read<'de> for IoReader<R> {
     }
 
     fn peek_bytes(&mut self, n: usize) -> Result<&[u8]> {
-        let n = n.min(self.buf.len());
+        let n = n.min(IO_BUF);
         if self.end - self.pos < n {
-            // Move the unread bytes to the front and read until `n` are buffered.
+            // Move the unread bytes to the front (of a full-size buffer if
+            // `n` would not fit) and read until `n` are buffered.
             self.save_capture();
-            self.buf.copy_within(self.pos..self.end, 0);
+            if n > self.buf.len() {
+                let mut grown = zeroed(IO_BUF);
+                grown[..self.end - self.pos].copy_from_slice(&self.buf[self.pos..self.end]);
+                self.buf = grown;
+            } else {
+                self.buf.copy_within(self.pos..self.end, 0);
+            }
             self.base += self.pos as u64;
             self.end -= self.pos;
             self.pos = 0;
@@ -570,7 +605,8 @@ mod tests {
             Some(&data[at as usize..at as usize + 3])
         );
         // `peek_bytes` moves the unread bytes to the front: still exact.
-        let end = (2 * IO_BUF - 2) as u64;
+        // Two bytes before the buffer's end:
+        let end = r.base + r.end as u64 - 2;
         r.skip((end - r.offset()) as usize).unwrap();
         assert_eq!(
             r.peek_bytes(8).unwrap(),
@@ -711,6 +747,56 @@ mod tests {
         assert_eq!(out, &data[4_990..4_995]);
         let err = r.read_slice(10_000, &mut scratch).unwrap_err();
         assert!(err.is_eof());
+    }
+
+    #[test]
+    fn io_reader_buffer_starts_small_and_grows_once_filled() {
+        // Nothing is allocated before the first read; a short message is
+        // read into the small first buffer, and stays there to its end.
+        let short = [7u8; 100];
+        let mut r = IoReader::new(&short[..]);
+        assert_eq!(r.buf.len(), 0);
+        r.skip(100).unwrap();
+        assert_eq!(r.peek().unwrap(), None);
+        assert_eq!(r.buf.len(), IO_BUF_FIRST);
+
+        let data: Vec<u8> = (0..20_000u32).map(|i| (i * 7 % 251) as u8).collect();
+        let mut scratch = Vec::new();
+        // A read that fills the first buffer makes the next one full size;
+        // a capture across the change keeps every byte.
+        let mut r = IoReader::new(&data[..]);
+        r.skip(IO_BUF_FIRST - 10).unwrap();
+        r.start_capture();
+        assert_eq!(
+            &*r.read_slice(30, &mut scratch).unwrap(),
+            &data[IO_BUF_FIRST - 10..IO_BUF_FIRST + 20]
+        );
+        assert_eq!(r.buf.len(), IO_BUF);
+        assert_eq!(
+            &*r.end_capture(&mut scratch),
+            &data[IO_BUF_FIRST - 10..IO_BUF_FIRST + 20]
+        );
+        assert_eq!(r.read_array::<2>().unwrap(), data[532..534]);
+
+        // `peek_bytes` asking for more than the first buffer holds grows it,
+        // keeping the unread bytes and a capture's.
+        let mut r = IoReader::new(&data[..]);
+        r.skip(490).unwrap();
+        r.start_capture();
+        r.skip(10).unwrap();
+        assert_eq!(r.peek_bytes(600).unwrap(), &data[500..1_100]);
+        assert_eq!(r.buf.len(), IO_BUF);
+        assert_eq!(r.offset(), 500);
+        assert_eq!(
+            &*r.read_slice(700, &mut scratch).unwrap(),
+            &data[500..1_200]
+        );
+        assert_eq!(&*r.end_capture(&mut scratch), &data[490..1_200]);
+        // Reads go on to the end, across full-size refills.
+        let mut out = Vec::new();
+        r.read_into(data.len() - 1_200, &mut out).unwrap();
+        assert_eq!(out, &data[1_200..]);
+        assert_eq!(r.peek().unwrap(), None);
     }
 
     #[test]
