@@ -544,11 +544,13 @@ pub fn register_all(reg: &mut Registry) {
     register_fxcbor(reg);
     if reg.wants_dataset("color_group") {
         let v = Rc::new(color_group::generate());
-        reg.typed(
+        let encoded = reg.typed(
             "color_group",
             &v,
             &list![serde_all(), [zerompk(), msgpacker(), minicbor(), bitcode()]],
         );
+        // One short message read from a stream: the reader's set-up counts.
+        register_readers(reg, "color_group", &v, &encoded);
     }
     if reg.wants_dataset("polyglot") {
         let v = Rc::new(polyglot::generate());
