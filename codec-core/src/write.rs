@@ -362,8 +362,14 @@ impl<T: Write + ?Sized> Write for &mut T {
     }
 }
 
-/// Size of the internal buffer of [`IoWriter`].
+/// Size of the internal buffer of [`IoWriter`]: bytes are sent to the
+/// inner writer once this many are buffered.
 const IO_BUF: usize = 8 * 1024;
+
+/// The buffer's first capacity: it doubles from there to [`IO_BUF`] as
+/// the output needs it, so that one short message written through
+/// `to_writer` does not pay for the full buffer.
+const IO_BUF_FIRST: usize = 256;
 
 /// Adapts a [`std::io::Write`] with an internal buffer.
 ///
@@ -384,11 +390,12 @@ pub struct IoWriter<W: std::io::Write> {
 }
 
 impl<W: std::io::Write> IoWriter<W> {
-    /// Wraps `inner`.
+    /// Wraps `inner`. The buffer starts at 256 bytes and doubles up to
+    /// 8 KB as the output needs it.
     pub fn new(inner: W) -> Self {
         IoWriter {
             inner: Some(inner),
-            buf: Vec::with_capacity(IO_BUF),
+            buf: Vec::with_capacity(IO_BUF_FIRST),
             flushed: 0,
         }
     }
@@ -458,6 +465,29 @@ impl<W: std::io::Write> IoWriter<W> {
         Ok(self.inner.take().expect("IoWriter used after into_inner"))
     }
 
+    /// [`Write::write_all`] when `buf` does not fit in the buffer's
+    /// capacity: sends the buffered bytes first if the two together would
+    /// pass [`IO_BUF`] (and `buf` straight through if it alone would), else
+    /// grows the buffer to twice its capacity or what they need, at most
+    /// `IO_BUF`. The capacity stays within `IO_BUF` (exact reservations),
+    /// so that `write_all` needs one check.
+    #[inline(never)]
+    fn write_all_slow(&mut self, buf: &[u8]) -> Result<()> {
+        if self.buf.len() + buf.len() > IO_BUF {
+            self.flush_buf()?;
+            if buf.len() > IO_BUF {
+                return self.send(buf).1;
+            }
+        }
+        let (len, n) = (self.buf.len(), buf.len());
+        if self.buf.capacity() - len < n {
+            let want = (2 * self.buf.capacity()).min(IO_BUF).max(len + n);
+            self.buf.reserve_exact(want - len);
+        }
+        self.buf.extend_from_slice(buf);
+        Ok(())
+    }
+
     /// Bytes that the inner writer accepted so far.
     pub fn bytes_flushed(&self) -> u64 {
         self.flushed
@@ -467,11 +497,8 @@ impl<W: std::io::Write> IoWriter<W> {
 impl<W: std::io::Write> Write for IoWriter<W> {
     #[inline]
     fn write_all(&mut self, buf: &[u8]) -> Result<()> {
-        if self.buf.len() + buf.len() > IO_BUF {
-            self.flush_buf()?;
-            if buf.len() > IO_BUF {
-                return self.send(buf).1;
-            }
+        if buf.len() > self.buf.capacity() - self.buf.len() {
+            return self.write_all_slow(buf);
         }
         self.buf.extend_from_slice(buf);
         Ok(())
@@ -626,6 +653,61 @@ mod tests {
         assert_eq!(out.len(), 30_000);
         assert_eq!(out[256], 0);
         assert_eq!(out[29_999], 7);
+    }
+
+    #[test]
+    fn io_writer_buffer_grows_from_small_to_full_size_and_no_further() {
+        // Writes of every size from 1 to 300 bytes, then ones past the
+        // buffer's full size: the inner writer sees every byte once, in
+        // order, and only in whole buffers or long writes.
+        #[derive(Default)]
+        struct Sizes {
+            out: Vec<u8>,
+            writes: Vec<usize>,
+        }
+        impl std::io::Write for Sizes {
+            fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+                self.out.extend_from_slice(buf);
+                self.writes.push(buf.len());
+                Ok(buf.len())
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+        let mut w = IoWriter::new(Sizes::default());
+        assert_eq!(w.buf.capacity(), IO_BUF_FIRST);
+        let mut want = Vec::new();
+        let mut capacities = vec![w.buf.capacity()];
+        for n in (1..=300usize).chain([IO_BUF, IO_BUF + 1, 5]) {
+            let chunk: Vec<u8> = (0..n).map(|i| (i * 31 + n) as u8).collect();
+            w.write_all(&chunk).unwrap();
+            want.extend_from_slice(&chunk);
+            assert!(w.buf.len() <= IO_BUF && w.buf.capacity() <= IO_BUF);
+            if capacities.last() != Some(&w.buf.capacity()) {
+                capacities.push(w.buf.capacity());
+            }
+        }
+        assert_eq!(w.bytes_written(), want.len() as u64);
+        let inner = w.into_inner().unwrap();
+        assert_eq!(inner.out, want);
+        // Doubling from the first size to the full one.
+        assert_eq!(capacities, [256, 512, 1024, 2048, 4096, IO_BUF]);
+        // Whole buffers (each write that would not fit sends the buffer
+        // first), the long writes straight through, the rest at the end.
+        let (last, full) = inner.writes.split_last().unwrap();
+        assert!(full.iter().all(|&n| n > IO_BUF / 2), "{:?}", inner.writes);
+        assert_eq!(*last, 5);
+
+        // A first write past the first size: the capacity goes off the
+        // doubling steps, and still stops at the full size.
+        let mut w = IoWriter::new(Vec::new());
+        w.write_all(&[1; 1_000]).unwrap();
+        for i in 0..20_000u32 {
+            w.write_all(&i.to_le_bytes()[..3]).unwrap();
+            assert!(w.buf.capacity() <= IO_BUF, "{}", w.buf.capacity());
+        }
+        assert_eq!(w.into_inner().unwrap().len(), 61_000);
     }
 
     #[test]
