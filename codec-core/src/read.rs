@@ -295,6 +295,7 @@ pub struct IoReader<R: std::io::Read> {
 /// allocated zeroed: glibc's `calloc` (2.36 here) does not take from its
 /// per-thread cache, and going to its bins and back for each reader cost
 /// more than decoding a short message.
+#[allow(clippy::slow_vector_initialization)] // `vec![0; size]` is the `calloc` above.
 fn zeroed(size: usize) -> Box<[u8]> {
     let mut buf = Vec::with_capacity(size);
     buf.resize(size, 0);
