@@ -12,6 +12,10 @@ pub enum Mode {
     Interrupted,
     /// Chunks of varying small sizes (1, 2, 3, 5, 8, ... bytes).
     Chunks,
+    /// As much as the caller's buffer takes, per call: the decoder's
+    /// buffer fills, so an input longer than its first, small buffer
+    /// makes it grow.
+    Fill,
 }
 
 /// An [`io::Read`] over a byte slice that delivers data in a hostile way, and
@@ -60,6 +64,7 @@ impl io::Read for Trickle<'_> {
         let mut want = match self.mode {
             Mode::OneByte | Mode::Interrupted => 1,
             Mode::Chunks => [1, 2, 3, 5, 8, 13, 21][self.calls % 7],
+            Mode::Fill => usize::MAX,
         };
         if let Some(n) = self.fail_at {
             want = want.min(n - self.pos);

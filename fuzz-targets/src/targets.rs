@@ -85,7 +85,7 @@ pub fn json_skip(data: &[u8]) {
         hex(data)
     );
     if data.len() <= 64 * 1024 {
-        for mode in [Mode::Interrupted, Mode::Chunks] {
+        for mode in [Mode::Interrupted, Mode::Chunks, Mode::Fill] {
             let owned = h.from_reader::<codec::Raw, _>(Trickle::new(data, mode));
             match (&captured, &owned) {
                 (Ok(a), Ok(b)) => assert_eq!(a.as_bytes(), b.as_bytes(), "input: {}", hex(data)),
@@ -161,7 +161,7 @@ fn decode_both<T: DecodeOwned + Debug>(h: &AnyHandle, what: &str, data: &[u8]) -
     // Inputs are small in the fuzzer; keep the byte-at-a-time reader to
     // inputs where its cost stays low.
     if data.len() <= 64 * 1024 {
-        for mode in [Mode::Interrupted, Mode::Chunks] {
+        for mode in [Mode::Interrupted, Mode::Chunks, Mode::Fill] {
             let from_io: Result<T> = h.from_reader(Trickle::new(data, mode));
             assert_same(h, what, data, &from_slice, &from_io);
         }
