@@ -192,6 +192,10 @@ impl Document {
     }
 }
 
+/// How many bytes of input [`DocumentBuilder::str_padded`] takes with a
+/// string: one copy of this size appends any string up to this long.
+pub const PADDED: usize = 32;
+
 /// A [`Document`] under construction: nodes are appended in document
 /// order, a container's count and end filled in when it closes.
 pub(crate) struct Builder {
@@ -287,6 +291,33 @@ impl Builder {
     #[inline(always)]
     pub(crate) fn push_str(&mut self, s: &str) {
         self.push_data(Tag::Str, s.as_bytes());
+    }
+
+    /// Appends the text string `s` as [`Builder::push_str`] does, given
+    /// `window`, the `PADDED` bytes that begin where `s` does (`s` and
+    /// what follows it in the input): a string of up to `PADDED` bytes is
+    /// copied as the whole window, one fixed-size copy, and the bytes past
+    /// `s` are left beyond the buffer's length. The copy by `s`'s own
+    /// length branches on it, a branch that string lengths keep
+    /// mispredicting. Anything else, `s` not at the window's start
+    /// included, is appended as `push_str` does.
+    #[inline(always)]
+    pub(crate) fn push_str_padded(&mut self, s: &str, window: &[u8; PADDED]) {
+        let n = s.len();
+        if n > PADDED || !std::ptr::eq(s.as_ptr(), window.as_ptr()) {
+            return self.push_str(s);
+        }
+        // `window[..n]` is `s` itself, so the document's text stays UTF-8.
+        let at = self.data.len();
+        crate::write::append_in_place::<PADDED>(
+            &mut self.data,
+            #[inline(always)]
+            |block| {
+                *block = *window;
+                n
+            },
+        );
+        self.push(Tag::Str, n as u32, at as u64);
     }
 
     /// Appends a text string given as bytes, which the caller has checked
@@ -1043,6 +1074,31 @@ impl<'a> DocumentBuilder<'a> {
         self.count += 1;
     }
 
+    /// Appends the text string `s`, as [`str`](Self::str) does, given
+    /// `window`: the [`PADDED`] bytes of the input that begin where `s`
+    /// does. A string that short is copied as the whole window, in one
+    /// fixed-size copy, instead of by its own length (which branches on
+    /// it). When `s` does not begin at `window`, it is appended as `str`
+    /// appends it.
+    ///
+    /// ```
+    /// use codec_core::{Document, DocumentBuilder, PADDED, Value};
+    ///
+    /// let input = br#"["key", "and the rest of the input......"]"#;
+    /// let doc = Document::build_with(1, |d| {
+    ///     let s = std::str::from_utf8(&input[2..5]).unwrap();
+    ///     d.str_padded(s, input[2..].first_chunk::<PADDED>().unwrap());
+    ///     true
+    /// })
+    /// .unwrap();
+    /// assert_eq!(doc.to_value(), Value::from("key"));
+    /// ```
+    #[inline(always)]
+    pub fn str_padded(&mut self, s: &str, window: &[u8; PADDED]) {
+        self.b.push_str_padded(s, window);
+        self.count += 1;
+    }
+
     /// Appends the text string `s` holds when it is UTF-8; false (nothing
     /// appended) when it is not. Short ASCII (map keys, codes: most
     /// strings of most documents) is checked here, in line, with no call.
@@ -1764,6 +1820,47 @@ mod tests {
         let from_value = Document::from(&doc.to_value());
         assert_eq!(from_value, doc);
         assert_eq!(from_value.to_value(), doc.to_value());
+    }
+
+    #[test]
+    fn padded_strings_are_the_strings_alone() {
+        // Input with more after each string than the window takes.
+        let input = "0123456789abcdefghijklmnopqrstuvwxyzé→𝄞ABCDEFGHIJKLMNOPQRSTUVWXYZ!".repeat(2);
+        let window = |at: usize| input.as_bytes()[at..].first_chunk::<PADDED>().unwrap();
+        // (start, length): empty, short, one and two 16-byte halves, the
+        // whole window, one past it, multi-byte characters at its end.
+        let pieces = [(0, 0), (3, 5), (0, 16), (10, 31), (4, 32), (5, 33), (30, 8)];
+        let texts: Vec<&str> = pieces.iter().map(|&(at, n)| &input[at..at + n]).collect();
+        let elsewhere = String::from("not in the window");
+        let build = |padded: bool| {
+            Document::build_with(2, |d| {
+                d.begin_array();
+                for (&(at, _), &t) in pieces.iter().zip(&texts) {
+                    if padded {
+                        d.str_padded(t, window(at));
+                    } else {
+                        d.str(t);
+                    }
+                    d.uint(at as u64);
+                }
+                // A string that is not at the window's start.
+                if padded {
+                    d.str_padded(&elsewhere, window(0));
+                } else {
+                    d.str(&elsewhere);
+                }
+                d.end()
+            })
+            .unwrap()
+        };
+        let (padded, plain) = (build(true), build(false));
+        let read: Vec<&str> = padded.root().items().filter_map(|n| n.as_str()).collect();
+        let mut expected = texts.clone();
+        expected.push(&elsewhere);
+        assert_eq!(read, expected);
+        // The same nodes and the same text, byte for byte.
+        assert_eq!(padded, plain);
+        assert_eq!(padded.data, plain.data);
     }
 
     #[test]

@@ -66,7 +66,7 @@ mod value_text;
 
 pub use convert::{from_value, from_value_with, to_value};
 pub use decode::{Decode, DecodeOwned, Decoder, skip_generic};
-pub use document::{Document, DocumentBuilder, Entries, ItemHead, Items, Node, TextTail};
+pub use document::{Document, DocumentBuilder, Entries, ItemHead, Items, Node, PADDED, TextTail};
 pub use encode::{CanonicalKey, Encode, Encoder};
 pub use error::{Error, ErrorKind, Found, PathSegment, Result};
 pub use ext::{BytesExt, InterfaceExt};

@@ -203,7 +203,10 @@ pub fn short_word(s: &[u8]) -> u128 {
 /// call).
 #[inline(always)]
 #[allow(unsafe_code)]
-fn append_in_place<const N: usize>(v: &mut Vec<u8>, fill: impl FnOnce(&mut [u8; N]) -> usize) {
+pub(crate) fn append_in_place<const N: usize>(
+    v: &mut Vec<u8>,
+    fill: impl FnOnce(&mut [u8; N]) -> usize,
+) {
     v.reserve(N);
     let start = v.len();
     let Some(spare) = v.spare_capacity_mut().first_chunk_mut::<N>() else {

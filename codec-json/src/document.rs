@@ -13,7 +13,7 @@
 use crate::decode::{RunEnd, scanned_str, skip_ws_in, unescape_run};
 use crate::number;
 use crate::scan::find_string_stop_ascii;
-use codec_core::{DecodeOptions, DocumentBuilder, Value};
+use codec_core::{DecodeOptions, DocumentBuilder, PADDED, Value};
 use std::mem::ManuallyDrop;
 
 /// Reads the item at the start of `buf` (whitespace first) into `doc`
@@ -46,10 +46,15 @@ pub(crate) fn read(
     }
     loop {
         // A value starts at `i`, whitespace skipped; a container is open.
-        match *buf.get(i)? {
+        // One indirect jump on the kind its first byte starts. On the
+        // bytes themselves (too sparse for a table) LLVM chained compares,
+        // a branch per kind, each mispredicted in turn; the leaf kinds are
+        // arms of their own, where a catch-all arm kept them in a second
+        // switch. twitter's document: 5-8 % less time (with `str_padded`).
+        match START[usize::from(*buf.get(i)?)] {
             // An empty container is appended whole: in citm_catalog,
             // 8,695 of the 10,451 arrays are empty.
-            b'{' => {
+            MAP => {
                 let j = skip_ws_in(buf, i + 1);
                 if buf.get(j) != Some(&b'}') {
                     if !doc.begin_map() {
@@ -67,7 +72,7 @@ pub(crate) fn read(
                     return (max_len > 0).then_some(i);
                 }
             }
-            b'[' => {
+            ARRAY => {
                 let j = skip_ws_in(buf, i + 1);
                 if buf.get(j) != Some(&b']') {
                     if !doc.begin_array() {
@@ -84,7 +89,12 @@ pub(crate) fn read(
                     return (max_len > 0).then_some(i);
                 }
             }
-            _ => i = leaf(buf, i, opts, doc)?,
+            STR => i = leaf(buf, i, STR, opts, doc)?,
+            NUM => i = leaf(buf, i, NUM, opts, doc)?,
+            TRUE => i = leaf(buf, i, TRUE, opts, doc)?,
+            FALSE => i = leaf(buf, i, FALSE, opts, doc)?,
+            NULL => i = leaf(buf, i, NULL, opts, doc)?,
+            _ => return None,
         }
         // After a value: close what ends here, up to a `,` or the end of
         // the item.
@@ -127,36 +137,67 @@ fn scalar_alone(
     opts: &DecodeOptions,
     doc: &mut DocumentBuilder<'_>,
 ) -> Option<usize> {
-    leaf(buf, i, opts, doc).filter(|_| opts.max_len > 0)
+    let start = START[usize::from(*buf.get(i)?)];
+    leaf(buf, i, start, opts, doc).filter(|_| opts.max_len > 0)
 }
 
+/// What a value's first byte starts ([`START`]).
+const OTHER: u8 = 0;
+const STR: u8 = 1;
+const NUM: u8 = 2;
+const TRUE: u8 = 3;
+const FALSE: u8 = 4;
+const NULL: u8 = 5;
+const ARRAY: u8 = 6;
+const MAP: u8 = 7;
+
+/// The kind of value each byte starts (`OTHER`: none).
+static START: [u8; 256] = {
+    let mut t = [OTHER; 256];
+    t[b'"' as usize] = STR;
+    t[b'-' as usize] = NUM;
+    let mut d = b'0';
+    while d <= b'9' {
+        t[d as usize] = NUM;
+        d += 1;
+    }
+    t[b't' as usize] = TRUE;
+    t[b'f' as usize] = FALSE;
+    t[b'n' as usize] = NULL;
+    t[b'[' as usize] = ARRAY;
+    t[b'{' as usize] = MAP;
+    t
+};
+
 /// A value that is not a container (a string, literal or number) at `i`,
-/// appended to `doc`; returns the index after it.
+/// which starts `start` ([`START`] of its first byte), appended to `doc`;
+/// returns the index after it.
 #[inline(always)]
 fn leaf(
     buf: &[u8],
     i: usize,
+    start: u8,
     opts: &DecodeOptions,
     doc: &mut DocumentBuilder<'_>,
 ) -> Option<usize> {
-    match *buf.get(i)? {
-        b'"' => string(buf, i + 1, opts, doc),
-        b't' => {
+    match start {
+        STR => string(buf, i + 1, opts, doc),
+        TRUE => {
             let end = literal(buf, i, b"true")?;
             doc.bool(true);
             Some(end)
         }
-        b'f' => {
+        FALSE => {
             let end = literal(buf, i, b"false")?;
             doc.bool(false);
             Some(end)
         }
-        b'n' => {
+        NULL => {
             let end = literal(buf, i, b"null")?;
             doc.nil();
             Some(end)
         }
-        b'-' | b'0'..=b'9' => {
+        NUM => {
             // As the general path reads a number into a `Value`; what
             // `short_value` leaves to `parse` is left to that path.
             let (v, len) = number::short_value(&buf[i..], opts.signed_integer)?.ok()?;
@@ -246,7 +287,13 @@ fn string(
         if n > opts.max_str_len {
             return None;
         }
-        doc.str(scanned_str(&body[..n], ascii).ok()?);
+        let s = scanned_str(&body[..n], ascii).ok()?;
+        // One fixed-size copy of the string and what follows it, but in
+        // the input's last `PADDED` bytes.
+        match body.first_chunk::<PADDED>() {
+            Some(window) => doc.str_padded(s, window),
+            None => doc.str(s),
+        }
         return Some(start + n + 1);
     }
     escaped(body, opts.max_str_len, doc).map(|used| start + used)
