@@ -466,6 +466,22 @@ mod tests {
         assert!(taken * 8 > cases, "taken {taken} of {cases}");
     }
 
+    /// Large documents decoded one after another, each in the buffers
+    /// the one before it left (`Document`'s spare): each is its own.
+    #[test]
+    fn documents_one_after_another_are_each_their_own() {
+        let h = JsonHandle::default();
+        let strings: Vec<String> = (0..20_000).map(|i| format!("\"s{i}\"")).collect();
+        let numbers: Vec<String> = (0..15_000).map(|i| i.to_string()).collect();
+        let a = format!("[{}]", strings.join(","));
+        let b = format!("{{\"k\":[{}],\"z\":\"end\"}}", numbers.join(","));
+        for text in [&a, &b, &a, &b] {
+            let doc: Document = from_slice(text.as_bytes(), &h).unwrap();
+            let v: Value = from_slice(text.as_bytes(), &h).unwrap();
+            assert_eq!(doc, v);
+        }
+    }
+
     #[test]
     fn gives_up_at_each_limit() {
         let doc = br#"{"ab":[[1,2]],"c":"xyz"}"#;
