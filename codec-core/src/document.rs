@@ -273,15 +273,11 @@ impl Builder {
     }
 
     /// A builder with the buffers of the last large document dropped on
-    /// this thread, if there is one, else [`Builder::new`].
-    fn recycled(nodes: usize) -> Builder {
-        match spare::take() {
-            Some((mut slots, data)) => {
-                slots.reserve(nodes);
-                Builder { slots, data }
-            }
-            None => Builder::new(nodes),
-        }
+    /// this thread, if there is one, with room for `nodes` nodes.
+    fn recycled(nodes: usize) -> Option<Builder> {
+        let (mut slots, data) = spare::take()?;
+        slots.reserve(nodes);
+        Some(Builder { slots, data })
     }
 
     /// A builder appending to `doc`'s buffers, emptied: decoding into a
@@ -1578,13 +1574,21 @@ impl<'de> Decode<'de> for Document {
         if through_value(d) {
             return Ok(Document::from(&Value::decode(d)?));
         }
-        let mut b = Builder::recycled(64);
+        let recycled = Builder::recycled(64);
+        let fresh = recycled.is_none();
+        let mut b = recycled.unwrap_or_else(|| Builder::new(64));
         if !d.doc_whole(&mut b)? {
             build(d, &mut b)?;
         }
         // Room a format's reader reserved by the input's size, perhaps
-        // before it left the item to `build`.
-        b.trim();
+        // before it left the item to `build`, is given back, but not
+        // from recycled buffers: trimmed, they would fall short of the
+        // next reservation, and be replaced by fresh ones (each page
+        // faulted in again) at every decode. Their room is bounded by
+        // what the spare keeps.
+        if fresh {
+            b.trim();
+        }
         Ok(b.finish())
     }
 
@@ -1903,12 +1907,11 @@ mod tests {
         assert!((spare::MIN..=spare::MAX).contains(&bytes), "{bytes}");
         let (slots, data) = (big.slots.as_ptr(), big.data.as_ptr());
         drop(big);
-        let b = Builder::recycled(64);
+        let b = Builder::recycled(64).unwrap();
         assert_eq!((b.slots.as_ptr(), b.data.as_ptr()), (slots, data));
         assert!(b.slots.is_empty() && b.data.is_empty());
-        // Taken: the next builder has fresh buffers.
-        let next = Builder::recycled(64);
-        assert!(next.slots.capacity() < 10_000 && next.data.capacity() == 0);
+        // Taken: there is none for the next builder.
+        assert!(Builder::recycled(64).is_none());
         // A small document and one past the limit are not kept.
         drop(Document::from(&Value::from("small")));
         assert!(spare::take().is_none());
@@ -1918,7 +1921,7 @@ mod tests {
         // What is built in recycled buffers is the document itself.
         let items = (0..10_000).map(|i| Value::from(format!("item {i}")));
         drop(Document::from(&Value::Array(items.collect())));
-        let mut b = Builder::recycled(4);
+        let mut b = Builder::recycled(4).unwrap();
         b.push_str("again");
         assert_eq!(b.finish().to_value(), Value::from("again"));
     }
