@@ -310,10 +310,16 @@ impl Builder {
     /// Gives back room reserved and not used, where that is more than
     /// what is used (glibc shrinks a block in place, with no copy).
     pub(crate) fn trim(&mut self) {
-        if self.slots.capacity() / 2 > self.slots.len() {
+        self.trim_over(2);
+    }
+
+    /// Gives back the room of a buffer holding more than `factor` times
+    /// what it uses.
+    fn trim_over(&mut self, factor: usize) {
+        if self.slots.capacity() / factor > self.slots.len() {
             self.slots.shrink_to_fit();
         }
-        if self.data.capacity() / 2 > self.data.len() {
+        if self.data.capacity() / factor > self.data.len() {
             self.data.shrink_to_fit();
         }
     }
@@ -1581,13 +1587,16 @@ impl<'de> Decode<'de> for Document {
             build(d, &mut b)?;
         }
         // Room a format's reader reserved by the input's size, perhaps
-        // before it left the item to `build`, is given back, but not
-        // from recycled buffers: trimmed, they would fall short of the
-        // next reservation, and be replaced by fresh ones (each page
-        // faulted in again) at every decode. Their room is bounded by
-        // what the spare keeps.
+        // before it left the item to `build`, is given back. Recycled
+        // buffers keep theirs unless it is far beyond what the document
+        // uses (a small one after a large one): trimmed to the text used,
+        // the next reservation (the input's size) would not fit, and
+        // each decode would replace them by fresh ones, every page
+        // faulted in again.
         if fresh {
             b.trim();
+        } else {
+            b.trim_over(8);
         }
         Ok(b.finish())
     }
@@ -1924,6 +1933,22 @@ mod tests {
         let mut b = Builder::recycled(4).unwrap();
         b.push_str("again");
         assert_eq!(b.finish().to_value(), Value::from("again"));
+    }
+
+    #[test]
+    fn a_decode_in_recycled_buffers_keeps_their_room_unless_far_beyond_its_own() {
+        let big = |n: u32| Value::Array((0..n).map(|i| Value::from(format!("item {i}"))).collect());
+        // About half the nodes of the one before: the room is kept.
+        drop(Document::from(&big(10_000)));
+        let half: Document = crate::from_value(&big(5_000)).unwrap();
+        assert!(half.slots.capacity() >= 10_000, "{}", half.slots.capacity());
+        assert_eq!(half, big(5_000));
+        drop(half);
+        // A small document after a large one: the room is given back.
+        drop(Document::from(&big(10_000)));
+        let small: Document = crate::from_value(&big(3)).unwrap();
+        assert!(small.slots.capacity() < 100 && small.data.capacity() < 100);
+        assert_eq!(small, big(3));
     }
 
     #[test]
