@@ -925,8 +925,8 @@ mod tests {
 
     #[test]
     fn extensions_and_lenient_strings() {
-        assert_eq!(val("f6 05 01 02"), Value::Ext(5, vec![1, 2]));
-        assert_eq!(val("f4 07"), Value::Ext(7, vec![]));
+        assert_eq!(val("f6 05 01 02"), Value::Ext(5, vec![1, 2].into()));
+        assert_eq!(val("f4 07"), Value::Ext(7, vec![].into()));
         let h = BincHandle::default();
         assert_eq!(from_slice::<String, _>(&hex("56 6869"), &h).unwrap(), "hi");
         assert_eq!(

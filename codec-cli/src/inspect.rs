@@ -312,7 +312,7 @@ impl Walker<'_> {
             Kind::Ext => {
                 let (t, b) = d.decode_ext()?;
                 let len = b.len() as u64;
-                let v = Value::Ext(t, b.to_vec());
+                let v = Value::Ext(t, Box::from(&*b));
                 self.scalar(d.offset(), it, "ext", Some(len), v);
             }
             _ => {

@@ -177,7 +177,7 @@ impl EncodeFormat for ValueBuilder {
         self.push(Value::Time(*t))
     }
     fn write_ext<W: Write>(&mut self, _: &mut W, tag: u64, data: &[u8]) -> Result<()> {
-        self.push(Value::Ext(tag, data.to_vec()))
+        self.push(Value::Ext(tag, Box::from(data)))
     }
     fn write_tag<W: Write>(&mut self, _: &mut W, tag: u64) -> Result<()> {
         self.stack.push(Frame::Tag(tag));

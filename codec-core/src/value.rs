@@ -44,7 +44,10 @@ pub enum Value {
     /// A map, in document order, with keys of any kind.
     Map(Vec<(Value, Value)>),
     /// An extension: tag number and data (msgpack ext, binc/simple custom).
-    Ext(u64, Vec<u8>),
+    /// The data is a boxed slice rather than a `Vec` so that, with the
+    /// tag number, it takes 24 bytes: a `Value` is 32 bytes and keeps text
+    /// of up to 30 bytes inline ([`Text`]).
+    Ext(u64, Box<[u8]>),
     /// A timestamp.
     Time(Time),
     /// A tagged value (CBOR tags).
@@ -291,7 +294,7 @@ impl fmt::Display for Value {
                 }
                 f.write_str("}")
             }
-            Value::Ext(t, b) => write!(f, "ext({t}, {})", Value::Bytes(b.clone())),
+            Value::Ext(t, b) => write!(f, "ext({t}, {})", Value::Bytes(b.to_vec())),
             Value::Time(t) => write!(f, "time({t})"),
             Value::Tagged(t, v) => write!(f, "{t}({v})"),
             Value::Simple(v) => write!(f, "simple({v})"),
@@ -517,7 +520,7 @@ fn decode_rare<'de, R: Read<'de>, F: DecodeFormat>(
     Ok(match kind {
         Kind::Ext => {
             let (t, b) = d.decode_ext()?;
-            Value::Ext(t, b.to_vec())
+            Value::Ext(t, Box::from(&*b))
         }
         Kind::Time => Value::Time(d.decode_time()?),
         Kind::Tag => {

@@ -836,8 +836,8 @@ mod tests {
                 Value::Int(1)
             )])
         );
-        assert_eq!(v("d40110", &old), Value::Ext(1, vec![0x10]));
-        assert_eq!(v("c70180ab", &h), Value::Ext(0x80, vec![0xab]));
+        assert_eq!(v("d40110", &old), Value::Ext(1, vec![0x10].into()));
+        assert_eq!(v("c70180ab", &h), Value::Ext(0x80, vec![0xab].into()));
         assert_eq!(
             v("d6ff5a4af6a5", &old),
             Value::Time(Time::from_unix(1_514_862_245, 0).unwrap())

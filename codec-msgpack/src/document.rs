@@ -257,7 +257,7 @@ mod tests {
     fn leaves_extensions_and_the_unused_byte_to_the_general_path() {
         let h = MsgpackHandle::default();
         let time = codec_core::Time::from_unix(1, 0).unwrap();
-        for v in [Value::Ext(5, vec![1, 2]), Value::Time(time)] {
+        for v in [Value::Ext(5, vec![1, 2].into()), Value::Time(time)] {
             let input = to_vec(&Value::Array(vec![Value::Nil, v]), &h).unwrap();
             assert!(fast(&input, &h).is_none(), "{input:02x?}");
         }

@@ -50,7 +50,9 @@ fn matches(v: &Value, e: &Expected, text_as_bytes: bool) -> bool {
         (Expected::Time(s, n), Value::Time(t)) => {
             t.unix_seconds() == *s && t.nanos() == *n && t.offset().is_none()
         }
-        (Expected::Ext(ty, data), Value::Ext(tag, d)) => *tag == u64::from(*ty as u8) && data == d,
+        (Expected::Ext(ty, data), Value::Ext(tag, d)) => {
+            *tag == u64::from(*ty as u8) && data[..] == d[..]
+        }
         _ => false,
     }
 }
@@ -79,7 +81,7 @@ fn to_value(e: &Expected) -> Value {
                 .collect(),
         ),
         Expected::Time(s, n) => Value::Time(Time::from_unix(*s, *n).expect("valid time")),
-        Expected::Ext(ty, d) => Value::Ext(u64::from(*ty as u8), d.clone()),
+        Expected::Ext(ty, d) => Value::Ext(u64::from(*ty as u8), d.clone().into()),
     }
 }
 

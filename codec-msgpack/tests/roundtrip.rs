@@ -95,7 +95,7 @@ fn scalar() -> impl Strategy<Value = Value> {
         proptest::collection::vec(any::<u8>(), 0..300).prop_map(Value::Bytes),
         // Type -1 (255) is the timestamp.
         (0u64..255, proptest::collection::vec(any::<u8>(), 0..20))
-            .prop_map(|(t, d)| Value::Ext(t, d)),
+            .prop_map(|(t, d)| Value::Ext(t, d.into())),
         time().prop_map(Value::Time),
     ]
 }

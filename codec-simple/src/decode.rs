@@ -572,8 +572,8 @@ mod tests {
         assert_eq!(v("0f 8000000000000000"), Value::Int(i64::MIN));
         assert_eq!(v("04 3fc00000"), Value::F32(1.5));
         assert_eq!(v("05 3ff8000000000000"), Value::F64(1.5));
-        assert_eq!(v("f9 02 05 0102"), Value::Ext(5, vec![1, 2]));
-        assert_eq!(v("f8 07"), Value::Ext(7, vec![]));
+        assert_eq!(v("f9 02 05 0102"), Value::Ext(5, vec![1, 2].into()));
+        assert_eq!(v("f8 07"), Value::Ext(7, vec![].into()));
         assert_eq!(v("e0"), Value::Bytes(vec![]));
         assert_eq!(v("d8"), Value::from(""));
         assert!(from_slice::<i64, _>(&hex("0f 8000000000000001"), &h).is_err());

@@ -29,7 +29,7 @@ fn seeds() -> Vec<Vec<u8>> {
         Value::from("hello, world"),
         Value::Bytes(vec![1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]),
         Value::Time(t),
-        Value::Ext(5, vec![1, 2]),
+        Value::Ext(5, vec![1, 2].into()),
         Value::Array(vec![
             Value::Uint(1),
             Value::from("two"),

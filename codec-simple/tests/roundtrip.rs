@@ -48,7 +48,7 @@ fn arb_value() -> impl Strategy<Value = Value> {
         ".{0,20}".prop_map(Value::from),
         proptest::collection::vec(any::<u8>(), 0..20).prop_map(Value::Bytes),
         (any::<u8>(), proptest::collection::vec(any::<u8>(), 0..20))
-            .prop_map(|(t, d)| Value::Ext(t as u64, d)),
+            .prop_map(|(t, d)| Value::Ext(t as u64, d.into())),
         arb_time().prop_map(Value::Time),
     ];
     leaf.prop_recursive(4, 64, 8, |inner| {

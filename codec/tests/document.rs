@@ -286,7 +286,7 @@ fn a_document_is_a_field_like_any_other() {
 /// the general path (extensions, times, tags, big integers) made plain.
 fn plain(v: Value) -> Value {
     match v {
-        Value::Ext(_, b) => Value::Bytes(b),
+        Value::Ext(_, b) => Value::Bytes(b.into()),
         Value::Time(t) => Value::Int(t.unix_seconds()),
         Value::BigInt(n) => Value::Int(n as i64),
         Value::Array(items) => Value::Array(items.into_iter().map(plain).collect()),

@@ -207,7 +207,7 @@ fn unknown_extensions_pass_through_value_byte_for_byte() {
     // binc / simple: written by our encoder from a Value::Ext.
     each_handle!(h => {
         if h.name() != "json" && h.name() != "cbor" {
-            let v = Value::Ext(42, vec![1, 2, 3, 4, 5]);
+            let v = Value::Ext(42, vec![1, 2, 3, 4, 5].into());
             let bytes = to_vec(&v, &h).unwrap();
             let back: Value = from_slice(&bytes, &h).unwrap();
             assert_eq!(back, v, "{}", h.name());
@@ -220,7 +220,7 @@ fn unknown_extensions_pass_through_value_byte_for_byte() {
 fn typed_targets_name_the_tag() {
     each_handle!(h => {
         if h.name() != "json" && h.name() != "cbor" {
-            let bytes = to_vec(&Value::Ext(42, vec![1, 2, 3]), &h).unwrap();
+            let bytes = to_vec(&Value::Ext(42, vec![1, 2, 3].into()), &h).unwrap();
             for msg in [
                 from_slice::<u32, _>(&bytes, &h).unwrap_err().to_string(),
                 from_slice::<Money, _>(&bytes, &h).unwrap_err().to_string(),

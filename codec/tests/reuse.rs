@@ -204,7 +204,7 @@ fn value_containers_without_a_length_are_allocated_once() {
     use codec::{JsonHandle, Value};
     let h = JsonHandle::default();
     let text: &[u8] =
-        br#"[[1,2,3,4,5,6,7,8,9],{"a":[true,false],"b":{"c":null}},[],{},"a string too long to be inline"]"#;
+        br#"[[1,2,3,4,5,6,7,8,9],{"a":[true,false],"b":{"c":null}},[],{},"a string much too long to be kept inline"]"#;
     let mut dec: Decoder<'_, SliceReader<'_>, _> = h.decoder(text);
     let want: Value = dec.decode().unwrap();
     assert_exact(&want);
@@ -213,7 +213,7 @@ fn value_containers_without_a_length_are_allocated_once() {
         let v: Value = dec.decode().unwrap();
         assert_eq!(v, want);
     });
-    // Five non-empty containers and the one string over 22 bytes; `[]`,
+    // Five non-empty containers and the one string over 30 bytes; `[]`,
     // `{}` and the three short keys (inline `Text`) allocate nothing, and no
     // container grows (the items gather on the decoder's stack first).
     assert_eq!(n, 6, "{n} allocations");

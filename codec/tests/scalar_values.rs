@@ -72,7 +72,7 @@ fn generic<'de, R: Read<'de>, F: DecodeFormat>(d: &mut Decoder<'de, R, F>) -> co
         }
         Kind::Ext => {
             let (tag, data) = d.decode_ext()?;
-            Value::Ext(tag, data.to_vec())
+            Value::Ext(tag, Box::from(&*data))
         }
         Kind::Time => Value::Time(d.decode_time()?),
         Kind::Tag => {

@@ -560,7 +560,11 @@ fn measure(v: &Value) -> Measure {
             str_len: s.len(),
             ..Measure::default()
         },
-        Value::Bytes(b) | Value::Ext(_, b) => Measure {
+        Value::Bytes(b) => Measure {
+            str_len: b.len(),
+            ..Measure::default()
+        },
+        Value::Ext(_, b) => Measure {
             str_len: b.len(),
             ..Measure::default()
         },

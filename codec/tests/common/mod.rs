@@ -109,7 +109,7 @@ pub fn damage(input: &mut Vec<u8>, next: &mut impl FnMut() -> u64) {
 }
 
 /// One to three pieces of text drawn from `next`: empty, ASCII, two- to
-/// four-byte characters, and a piece just past 22 bytes (`Text`'s inline size).
+/// four-byte characters, and a piece just past 30 bytes (`Text`'s inline size).
 #[allow(dead_code)]
 pub fn random_text(next: &mut impl FnMut() -> u64) -> String {
     let pool = [
@@ -118,7 +118,7 @@ pub fn random_text(next: &mut impl FnMut() -> u64) -> String {
         "id",
         "é",
         "日本語",
-        "twenty-three bytes long",
+        "thirty-one bytes, just too long",
         "x\u{1F600}",
     ];
     (0..1 + next() % 3)
