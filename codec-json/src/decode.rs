@@ -607,6 +607,28 @@ impl JsonDecoder {
         Ok(scan(buf))
     }
 
+    /// [`DecodeFormat::read_str`] of a key read ahead (with
+    /// `parse_quoted_keys`): its text, copied from `aux`. Out of line, so
+    /// that the common path of `read_str` saves no registers for it.
+    #[cold]
+    #[inline(never)]
+    fn pending_str<'de, 's>(
+        &mut self,
+        scratch: &'s mut Vec<u8>,
+    ) -> Result<Reference<'de, 's, str>> {
+        match self.pending.take() {
+            Some(Pending::Str) => {
+                scratch.clear();
+                scratch.extend_from_slice(&self.aux);
+                Reference::Copied(&scratch[..]).into_str()
+            }
+            other => Err(other.map_or_else(
+                || Error::syntax("no key read ahead"),
+                |p| pending_mismatch(&p, &self.aux, "text string"),
+            )),
+        }
+    }
+
     /// [`DecodeFormat::read_bool`] past its inline case.
     #[inline(never)]
     fn read_bool_general<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<bool> {
@@ -1298,15 +1320,8 @@ impl DecodeFormat for JsonDecoder {
         r: &'s mut R,
         scratch: &'s mut Vec<u8>,
     ) -> Result<Reference<'de, 's, str>> {
-        if let Some(p) = self.pending.take() {
-            return match p {
-                Pending::Str => {
-                    scratch.clear();
-                    scratch.extend_from_slice(&self.aux);
-                    Reference::Copied(&scratch[..]).into_str()
-                }
-                other => Err(pending_mismatch(&other, &self.aux, "text string")),
-            };
+        if self.pending.is_some() {
+            return self.pending_str(scratch);
         }
         let b = next_token(r)?;
         if b != b'"' {
