@@ -445,6 +445,13 @@ mod tests {
         assert_eq!(std::mem::align_of::<Text>(), 1);
         assert_eq!(std::mem::size_of::<crate::Value>(), 32);
         assert_eq!(std::mem::size_of::<Option<crate::Value>>(), 32);
+        // The raw pointer inside takes away no auto trait a `Value` had.
+        fn auto_traits<
+            T: Send + Sync + Unpin + std::panic::UnwindSafe + std::panic::RefUnwindSafe,
+        >() {
+        }
+        auto_traits::<Text>();
+        auto_traits::<crate::Value>();
     }
 
     /// Heap and inline texts moved to other threads, and shared with them,
