@@ -38,7 +38,7 @@ fn number_window<'a, 'de, R: Read<'de>>(
 }
 
 /// A scalar read ahead by [`DecodeFormat::peek_kind`] and not yet handed out.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Copy)]
 enum Pending {
     Num(Num),
     /// A quoted key read as a bool (with `parse_quoted_keys`).
@@ -607,25 +607,24 @@ impl JsonDecoder {
         Ok(scan(buf))
     }
 
-    /// [`DecodeFormat::read_str`] of a key read ahead (with
-    /// `parse_quoted_keys`): its text, copied from `aux`. Out of line, so
-    /// that the common path of `read_str` saves no registers for it.
+    /// [`DecodeFormat::read_str`] of `p`, the scalar read ahead (a key,
+    /// with `parse_quoted_keys`): its text, copied from `aux`. Out of line,
+    /// so that the common path of `read_str` saves no registers for it.
     #[cold]
     #[inline(never)]
     fn pending_str<'de, 's>(
         &mut self,
+        p: Pending,
         scratch: &'s mut Vec<u8>,
     ) -> Result<Reference<'de, 's, str>> {
-        match self.pending.take() {
-            Some(Pending::Str) => {
+        self.pending = None;
+        match p {
+            Pending::Str => {
                 scratch.clear();
                 scratch.extend_from_slice(&self.aux);
                 Reference::Copied(&scratch[..]).into_str()
             }
-            other => Err(other.map_or_else(
-                || Error::syntax("no key read ahead"),
-                |p| pending_mismatch(&p, &self.aux, "text string"),
-            )),
+            other => Err(pending_mismatch(&other, &self.aux, "text string")),
         }
     }
 
@@ -1320,8 +1319,8 @@ impl DecodeFormat for JsonDecoder {
         r: &'s mut R,
         scratch: &'s mut Vec<u8>,
     ) -> Result<Reference<'de, 's, str>> {
-        if self.pending.is_some() {
-            return self.pending_str(scratch);
+        if let Some(p) = self.pending {
+            return self.pending_str(p, scratch);
         }
         let b = next_token(r)?;
         if b != b'"' {
