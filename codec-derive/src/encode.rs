@@ -73,8 +73,21 @@ fn entry(k: &Path, st: &Struct, a: &Acc<'_>) -> TokenStream {
     }
 }
 
-/// Statements adding the number of map entries to `__n` (needs `__omit`).
+/// A statement binding `__n`, the number of map entries (needs `__omit`).
+///
+/// Counted in two branches on `__omit`: without the option (the default)
+/// only fields marked `omitempty` are tested. In a single count the
+/// compiler tests every field's emptiness and masks it with `__omit`
+/// without a branch: for twitter's `User` (40 fields), some 200
+/// instructions per struct spent finding that nothing is omitted.
 fn count(k: &Path, accs: &[Acc<'_>], opts: &TokenStream) -> TokenStream {
+    let on = count_when(k, accs, opts, true);
+    let off = count_when(k, accs, opts, false);
+    quote!(let __n: usize = if __omit { #on } else { #off };)
+}
+
+/// The block [`count`] runs when `__omit` is `omit`.
+fn count_when(k: &Path, accs: &[Acc<'_>], opts: &TokenStream, omit: bool) -> TokenStream {
     let mut fixed = 0usize;
     let mut out = TokenStream::new();
     for a in accs {
@@ -85,12 +98,19 @@ fn count(k: &Path, accs: &[Acc<'_>], opts: &TokenStream) -> TokenStream {
             out.extend(quote!(__n += #k::derive_support::RestEncode::rest_len(#acc);));
         } else if !a.f.skip {
             match keep_cond(k, a) {
-                Some(c) => out.extend(quote!(if #c { __n += 1; })),
-                None => fixed += 1,
+                Some(c) if omit || a.f.omitempty => out.extend(quote!(if #c { __n += 1; })),
+                _ => fixed += 1,
             }
         }
     }
-    quote!(let mut __n: usize = #fixed; #out)
+    if out.is_empty() {
+        return quote!(#fixed);
+    }
+    quote!({
+        let mut __n: usize = #fixed;
+        #out
+        __n
+    })
 }
 
 /// Map entries in declaration order (counter `__i`).

@@ -288,3 +288,74 @@ fn json_field_keys_of_every_length() {
         br#"{"exactly_twenty_five_bytes":1,"exactly_twenty_four_byte":2}"#
     );
 }
+
+#[derive(Codec, Debug, PartialEq, Default)]
+struct Sparse {
+    #[codec(default)]
+    a: u32,
+    #[codec(omitempty)]
+    always: String,
+    #[codec(default)]
+    b: String,
+    c: Option<u8>,
+    #[codec(default)]
+    d: Vec<u8>,
+    #[codec(default)]
+    e: bool,
+    /// Written through `with`: never tested for emptiness.
+    #[codec(with = "as_u8")]
+    kept: u8,
+}
+
+mod as_u8 {
+    use codec::{Decode, DecodeFormat, Decoder, EncodeFormat, Encoder, Read, Result, Write};
+    pub fn encode<W: Write, F: EncodeFormat>(v: &u8, e: &mut Encoder<W, F>) -> Result<()> {
+        e.encode_u64(u64::from(*v))
+    }
+    pub fn decode<'de, R: Read<'de>, F: DecodeFormat>(d: &mut Decoder<'de, R, F>) -> Result<u8> {
+        u8::decode(d)
+    }
+}
+
+/// The option `omit_empty` leaves out every empty field, and a binary
+/// map's header counts exactly the entries written (decoded back as a
+/// `Value`, a wrong count reads past the map or stops short of it).
+#[test]
+fn omit_empty_option_counts_the_entries_written() {
+    let sparse = |b: &str, e: bool| Sparse {
+        a: 0,
+        always: String::new(),
+        b: b.into(),
+        c: None,
+        d: Vec::new(),
+        e,
+        kept: 0,
+    };
+    let keys = |v: &Value| -> Vec<String> {
+        let Value::Map(m) = v else {
+            panic!("not a map: {v:?}")
+        };
+        m.iter()
+            .map(|(k, _)| k.as_str().unwrap().to_owned())
+            .collect()
+    };
+    each_handle_with!(Options::default().omit_empty(true), h => {
+        for (v, want) in [
+            (sparse("", false), vec!["kept"]),
+            (sparse("x", false), vec!["b", "kept"]),
+            (sparse("", true), vec!["e", "kept"]),
+        ] {
+            let bytes = to_vec(&v, &h).unwrap();
+            let back: Value = from_slice(&bytes, &h).unwrap();
+            assert_eq!(keys(&back), want, "{}", h.name());
+            let typed: Sparse = from_slice(&bytes, &h).unwrap();
+            assert_eq!(typed, v);
+        }
+    });
+    // Without the option only `#[codec(omitempty)]` fields are left out.
+    each_handle!(h => {
+        let bytes = to_vec(&sparse("", false), &h).unwrap();
+        let back: Value = from_slice(&bytes, &h).unwrap();
+        assert_eq!(keys(&back), ["a", "b", "c", "d", "e", "kept"], "{}", h.name());
+    });
+}
