@@ -27,6 +27,26 @@ pub trait Write {
         self.write_all(&word[..len.min(16)])
     }
 
+    /// Appends `bytes`, a short item whose size is known at compile time
+    /// (a binary format's head byte and its big-endian argument; at most
+    /// 16 bytes), as one [`write_word`](Write::write_word). For `Vec<u8>`
+    /// that is a capacity check and a 16-byte store, where `write_all` of
+    /// a few bytes went through a `memcpy` call.
+    ///
+    /// ```
+    /// use codec_core::Write;
+    /// let mut out = Vec::new();
+    /// out.write_small([0xcd, 0x01, 0x00]).unwrap(); // msgpack uint16 256
+    /// assert_eq!(out, [0xcd, 0x01, 0x00]);
+    /// ```
+    #[inline(always)]
+    fn write_small<const N: usize>(&mut self, bytes: [u8; N]) -> Result<()> {
+        const { assert!(N <= 16, "write_small takes at most 16 bytes") };
+        let mut word = [0u8; 16];
+        word[..N].copy_from_slice(&bytes);
+        self.write_word(word, N)
+    }
+
     /// Appends all of `buf`, which is short (a number's text: at most 32
     /// bytes is the fast case, any length is correct). `Vec<u8>` copies it
     /// inline instead of calling `memcpy` for a handful of bytes.

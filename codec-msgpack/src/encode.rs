@@ -98,13 +98,13 @@ impl MsgpackEncoder {
     #[inline(never)]
     fn header_long<W: Write>(w: &mut W, f: &Family, len: usize) -> Result<()> {
         if f.b8 != 0 && len < 256 {
-            w.write_all(&[f.b8, len as u8])
+            w.write_small([f.b8, len as u8])
         } else if len < 65_536 {
             let b = (len as u16).to_be_bytes();
-            w.write_all(&[f.b16, b[0], b[1]])
+            w.write_small([f.b16, b[0], b[1]])
         } else if let Ok(n) = u32::try_from(len) {
             let b = n.to_be_bytes();
-            w.write_all(&[f.b32, b[0], b[1], b[2], b[3]])
+            w.write_small([f.b32, b[0], b[1], b[2], b[3]])
         } else {
             Err(too_long(f.what, len))
         }
@@ -119,31 +119,31 @@ impl MsgpackEncoder {
         if v > i64::from(i8::MAX) {
             if v <= i64::from(i16::MAX) {
                 let b = (v as i16).to_be_bytes();
-                w.write_all(&[INT16, b[0], b[1]])
+                w.write_small([INT16, b[0], b[1]])
             } else if v <= i64::from(i32::MAX) {
                 let b = (v as i32).to_be_bytes();
-                w.write_all(&[INT32, b[0], b[1], b[2], b[3]])
+                w.write_small([INT32, b[0], b[1], b[2], b[3]])
             } else {
                 let b = v.to_be_bytes();
-                w.write_all(&[INT64, b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]])
+                w.write_small([INT64, b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]])
             }
         } else if v >= -32 {
             if self.no_fixed_num {
-                w.write_all(&[INT8, v as u8])
+                w.write_small([INT8, v as u8])
             } else {
                 w.write_byte(v as u8)
             }
         } else if v >= i64::from(i8::MIN) {
-            w.write_all(&[INT8, v as u8])
+            w.write_small([INT8, v as u8])
         } else if v >= i64::from(i16::MIN) {
             let b = (v as i16).to_be_bytes();
-            w.write_all(&[INT16, b[0], b[1]])
+            w.write_small([INT16, b[0], b[1]])
         } else if v >= i64::from(i32::MIN) {
             let b = (v as i32).to_be_bytes();
-            w.write_all(&[INT32, b[0], b[1], b[2], b[3]])
+            w.write_small([INT32, b[0], b[1], b[2], b[3]])
         } else {
             let b = v.to_be_bytes();
-            w.write_all(&[INT64, b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]])
+            w.write_small([INT64, b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]])
         }
     }
 
@@ -151,7 +151,7 @@ impl MsgpackEncoder {
     #[inline(never)]
     fn write_uint64<W: Write>(w: &mut W, v: u64) -> Result<()> {
         let b = v.to_be_bytes();
-        w.write_all(&[UINT64, b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]])
+        w.write_small([UINT64, b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]])
     }
 
     /// A struct field's name (a constant where this is inlined): its
@@ -196,20 +196,20 @@ impl MsgpackEncoder {
     #[inline]
     fn ext_header<W: Write>(w: &mut W, ty: u8, len: usize) -> Result<()> {
         match len {
-            1 => w.write_all(&[FIXEXT1, ty]),
-            2 => w.write_all(&[FIXEXT2, ty]),
-            4 => w.write_all(&[FIXEXT4, ty]),
-            8 => w.write_all(&[FIXEXT8, ty]),
-            16 => w.write_all(&[FIXEXT16, ty]),
-            _ if len < 256 => w.write_all(&[EXT8, len as u8, ty]),
+            1 => w.write_small([FIXEXT1, ty]),
+            2 => w.write_small([FIXEXT2, ty]),
+            4 => w.write_small([FIXEXT4, ty]),
+            8 => w.write_small([FIXEXT8, ty]),
+            16 => w.write_small([FIXEXT16, ty]),
+            _ if len < 256 => w.write_small([EXT8, len as u8, ty]),
             _ if len < 65_536 => {
                 let b = (len as u16).to_be_bytes();
-                w.write_all(&[EXT16, b[0], b[1], ty])
+                w.write_small([EXT16, b[0], b[1], ty])
             }
             _ => match u32::try_from(len) {
                 Ok(n) => {
                     let b = n.to_be_bytes();
-                    w.write_all(&[EXT32, b[0], b[1], b[2], b[3], ty])
+                    w.write_small([EXT32, b[0], b[1], b[2], b[3], ty])
                 }
                 Err(_) => Err(too_long("extension", len)),
             },
@@ -250,13 +250,13 @@ impl EncodeFormat for MsgpackEncoder {
         if v <= u64::from(POS_FIXINT_MAX) && !self.no_fixed_num {
             w.write_byte(v as u8)
         } else if v <= u64::from(u8::MAX) {
-            w.write_all(&[UINT8, v as u8])
+            w.write_small([UINT8, v as u8])
         } else if v <= u64::from(u16::MAX) {
             let b = (v as u16).to_be_bytes();
-            w.write_all(&[UINT16, b[0], b[1]])
+            w.write_small([UINT16, b[0], b[1]])
         } else if v <= u64::from(u32::MAX) {
             let b = (v as u32).to_be_bytes();
-            w.write_all(&[UINT32, b[0], b[1], b[2], b[3]])
+            w.write_small([UINT32, b[0], b[1], b[2], b[3]])
         } else {
             Self::write_uint64(w, v)
         }
