@@ -323,13 +323,9 @@ mod as_u8 {
 #[test]
 fn omit_empty_option_counts_the_entries_written() {
     let sparse = |b: &str, e: bool| Sparse {
-        a: 0,
-        always: String::new(),
         b: b.into(),
-        c: None,
-        d: Vec::new(),
         e,
-        kept: 0,
+        ..Sparse::default()
     };
     let keys = |v: &Value| -> Vec<String> {
         let Value::Map(m) = v else {
