@@ -496,13 +496,11 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
     /// `Value` entry stack.
     #[inline]
     pub(crate) fn put_scalar_entry_value(&mut self) -> Result<bool> {
+        // The top entry holds the `Nil` that `push_scalar_entry_key` (or
+        // its generic path) put there.
         let put = |_: &mut _, entries: &mut Vec<(_, _)>, v| {
-            if let Some(e) = entries.last_mut() {
-                // The slot holds the `Nil` that `push_scalar_entry_key`
-                // (or its generic path) put there: nothing to drop, and no
-                // drop call for a value not known to be `Nil` here.
-                std::mem::forget(std::mem::replace(&mut e.1, v));
-            }
+            let at = entries.len().wrapping_sub(1);
+            crate::value::fill_entry(entries, at, v)
         };
         Ok(self.scalar_value(put)?.is_some())
     }

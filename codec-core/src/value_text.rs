@@ -161,13 +161,19 @@ impl Text {
         }
     }
 
-    /// `s` in one allocation of its length.
-    #[inline(never)]
+    /// `s` in one allocation of its length. The allocation and copy are a
+    /// call that returns the pointer and length in registers; the `Text`
+    /// is built around them here, in the caller, straight where it goes.
+    /// Built out of line, it came back through a copy on the stack, read
+    /// back whole right after its pieces were written, which waited for
+    /// them and for the copy of the text before them to reach the cache.
+    #[inline(always)]
     fn heap(s: &str) -> Text {
-        Text::from_box(Box::from(s))
+        Text::from_box(boxed(s))
     }
 
     /// `s` on the heap, whatever its length.
+    #[inline(always)]
     fn from_box(s: Box<str>) -> Text {
         let len = s.len();
         let ptr = Box::into_raw(s).cast::<u8>();
@@ -296,6 +302,13 @@ impl Borrow<str> for Text {
     fn borrow(&self) -> &str {
         self
     }
+}
+
+/// `s` copied into a `Box<str>` of its length, out of line (see
+/// [`Text::heap`]).
+#[inline(never)]
+fn boxed(s: &str) -> Box<str> {
+    Box::from(s)
 }
 
 impl From<&str> for Text {
