@@ -56,6 +56,12 @@ pub fn be_uint(bytes: &[u8], at: usize, n: usize) -> Option<u64> {
 /// needs more bytes than remain returns an [`ErrorKind::UnexpectedEof`](crate::ErrorKind)
 /// error; nothing here allocates more than the bytes actually delivered.
 pub trait Read<'de> {
+    /// `true` when [`Read::fill_buf`] always returns every byte left in the
+    /// input (a slice's reader): a scan that reaches the end of that buffer
+    /// has reached the end of the input, so a number there has ended. The
+    /// default, `false`, makes no such promise.
+    const HOLDS_REST: bool = false;
+
     /// Offset of the next unread byte.
     fn offset(&self) -> u64;
 
@@ -157,6 +163,8 @@ impl<'de> SliceReader<'de> {
 }
 
 impl<'de> Read<'de> for SliceReader<'de> {
+    const HOLDS_REST: bool = true;
+
     #[inline]
     fn offset(&self) -> u64 {
         self.pos as u64
@@ -330,9 +338,11 @@ impl<R: std::io::Read> IoReader<R> {
     fn refill(&mut self) -> Result<bool> {
         debug_assert!(self.pos == self.end);
         self.save_capture();
-        self.base += self.end as u64;
+        let kept = self.end;
+        self.base += kept as u64;
         self.pos = 0;
-        if self.end == self.buf.len() && self.buf.len() < IO_BUF {
+        let replaced = kept == self.buf.len() && self.buf.len() < IO_BUF;
+        if replaced {
             // The first read, or a read that filled the first buffer (the
             // input may well go on): nothing in the buffer is kept.
             let size = if self.buf.is_empty() {
@@ -345,7 +355,19 @@ impl<R: std::io::Read> IoReader<R> {
         self.end = 0;
         loop {
             match self.inner.read(&mut self.buf) {
-                Ok(0) => return Ok(false),
+                Ok(0) => {
+                    if !replaced {
+                        // The end of input, and the buffer untouched: its
+                        // bytes stay readable behind the position, as a
+                        // slice's do, for `consumed_since` (a number that
+                        // ends the input has to look for more to end).
+                        self.base -= kept as u64;
+                        self.pos = kept;
+                        self.end = kept;
+                        self.capture_from = kept;
+                    }
+                    return Ok(false);
+                }
                 Ok(n) => {
                     self.end = n;
                     return Ok(true);
@@ -798,6 +820,42 @@ mod tests {
         r.read_into(data.len() - 1_200, &mut out).unwrap();
         assert_eq!(out, &data[1_200..]);
         assert_eq!(r.peek().unwrap(), None);
+    }
+
+    /// Looking for more at the end of input leaves the bytes consumed
+    /// where `consumed_since` and a capture find them, once each.
+    #[test]
+    fn the_end_of_input_keeps_the_buffer() {
+        let mut r = IoReader::new(Chunks(vec![b" 12".to_vec(), b"34".to_vec()]));
+        let mut scratch = Vec::new();
+        r.start_capture();
+        assert_eq!(r.fill_buf().unwrap(), b" 12");
+        r.consume(3);
+        assert_eq!(r.fill_buf().unwrap(), b"34");
+        r.consume(2);
+        for _ in 0..2 {
+            assert_eq!(r.fill_buf().unwrap(), b"");
+            assert_eq!(r.offset(), 5);
+            assert_eq!(r.consumed_since(3), Some(&b"34"[..]));
+            // Bytes of a buffer since refilled are gone.
+            assert_eq!(r.consumed_since(1), None);
+        }
+        assert_eq!(&*r.end_capture(&mut scratch), b" 1234");
+        assert!(r.read_u8().unwrap_err().to_string().contains("byte 5"));
+    }
+
+    /// Hands out its chunks one per `read`.
+    struct Chunks(Vec<Vec<u8>>);
+
+    impl std::io::Read for Chunks {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            if self.0.is_empty() {
+                return Ok(0);
+            }
+            let chunk = self.0.remove(0);
+            buf[..chunk.len()].copy_from_slice(&chunk);
+            Ok(chunk.len())
+        }
     }
 
     #[test]

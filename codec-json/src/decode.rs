@@ -169,6 +169,39 @@ pub(crate) fn skip_ws_in(buf: &[u8], i: usize) -> usize {
     }
 }
 
+/// [`number::plain_int`] where `b` is what `R` buffers: from a reader
+/// that holds the rest of the input ([`Read::HOLDS_REST`], a slice) a number
+/// may end at `b`'s end (a document that is one number), which the inline
+/// path then reads instead of leaving it to the general one.
+#[inline(always)]
+fn plain_int<'de, R: Read<'de>>(b: &[u8]) -> Option<(bool, u64, usize)> {
+    if R::HOLDS_REST {
+        number::plain_int_ended::<true>(b)
+    } else {
+        number::plain_int(b)
+    }
+}
+
+/// [`number::short_f64`] where `b` is what `R` buffers, as [`plain_int`].
+#[inline(always)]
+fn short_f64<'de, R: Read<'de>>(b: &[u8]) -> Option<Result<(f64, usize)>> {
+    if R::HOLDS_REST {
+        number::short_f64::<true>(b)
+    } else {
+        number::short_f64::<false>(b)
+    }
+}
+
+/// [`number::short_f32`] where `b` is what `R` buffers, as [`plain_int`].
+#[inline(always)]
+fn short_f32<'de, R: Read<'de>>(b: &[u8]) -> Option<(f32, usize)> {
+    if R::HOLDS_REST {
+        number::short_f32::<true>(b)
+    } else {
+        number::short_f32::<false>(b)
+    }
+}
+
 /// The `i64` of a sign and magnitude, if it is in range.
 #[inline(always)]
 fn signed(neg: bool, mag: u64) -> Option<i64> {
@@ -575,8 +608,8 @@ impl JsonDecoder {
     /// What `scan` makes of the number next (not consumed), scanned in
     /// the reader's buffer as it stands: the float readers' inline case.
     /// `None` when no number is next, when one was read ahead, or when
-    /// `scan` leaves it to the general path ([`JsonDecoder::short_number`]
-    /// also takes a number that ends the input).
+    /// `scan` leaves it to the general path ([`JsonDecoder::number_to_end`]
+    /// takes a number that ends the input).
     #[inline(always)]
     fn number_in_buffer<'de, R: Read<'de>, T>(
         &mut self,
@@ -589,12 +622,16 @@ impl JsonDecoder {
         Ok(scan(r.fill_buf()?))
     }
 
-    /// What `scan` makes of the number next (not consumed), scanned where
-    /// [`number_window`] puts it: in the buffer, or in a padded copy when
-    /// it ends the input. `None` when no number is next, when one was read
-    /// ahead, or when `scan` leaves it to the general path.
+    /// What `scan` makes of the number next (not consumed) when the
+    /// reader's buffer holds the rest of the input (a number as the whole
+    /// document, from a slice): scanned in place, where the input's end
+    /// ends it (`scan` is an `AT_END` scan). A padded copy of such a tail
+    /// was scanned before: the scan's eight-byte loads over the bytes just
+    /// copied waited for those stores (a third of a lone float's time).
+    /// `None` when no number is next, when one was read ahead, when more
+    /// input may follow, or when `scan` leaves it to the general path.
     #[inline(always)]
-    fn short_number<'de, R: Read<'de>, T>(
+    fn number_to_end<'de, R: Read<'de>, T>(
         &mut self,
         r: &mut R,
         scan: impl FnOnce(&[u8]) -> Option<T>,
@@ -602,9 +639,11 @@ impl JsonDecoder {
         if !self.number_next(r)? {
             return Ok(None);
         }
-        let mut tail = [b' '; TAIL];
-        let (buf, _) = number_window(r, &mut tail)?;
-        Ok(scan(buf))
+        let held = r.fill_buf()?.len();
+        if r.remaining_hint() != Some(held) {
+            return Ok(None);
+        }
+        Ok(scan(r.fill_buf()?))
     }
 
     /// [`DecodeFormat::read_str`] of `p`, the scalar read ahead (a key,
@@ -676,12 +715,12 @@ impl JsonDecoder {
 
     /// [`DecodeFormat::read_f64`] past its inline case: a short number
     /// that ends the input (the inline scan needs a byte after it) is read
-    /// from a padded copy ([`JsonDecoder::short_number`]), as integers are;
-    /// anything else the general way.
+    /// in place ([`JsonDecoder::number_to_end`]), as integers are; anything
+    /// else the general way.
     #[inline(never)]
     fn read_f64_general<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<f64> {
-        let short = |b: &[u8]| number::short_f64(b).and_then(Result::ok);
-        if let Some((v, len)) = self.short_number(r, short)? {
+        let short = |b: &[u8]| number::short_f64::<true>(b).and_then(Result::ok);
+        if let Some((v, len)) = self.number_to_end(r, short)? {
             r.consume(len);
             return Ok(v);
         }
@@ -692,7 +731,7 @@ impl JsonDecoder {
     /// [`JsonDecoder::read_f64_general`]; range errors point at the number.
     #[inline(never)]
     fn read_f32_general<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<f32> {
-        if let Some((v, len)) = self.short_number(r, number::short_f32)? {
+        if let Some((v, len)) = self.number_to_end(r, number::short_f32::<true>)? {
             r.consume(len);
             return Ok(v);
         }
@@ -1173,7 +1212,13 @@ impl DecodeFormat for JsonDecoder {
             b'-' | b'0'..=b'9' => {
                 if !self.prefer_float && !opts.prefer_float {
                     let buf = r.fill_buf()?;
-                    if let Some(res) = number::short_value(buf, opts.signed_integer) {
+                    let signed = opts.signed_integer;
+                    let short = if R::HOLDS_REST {
+                        number::short_value::<true>(buf, signed)
+                    } else {
+                        number::short_value::<false>(buf, signed)
+                    };
+                    if let Some(res) = short {
                         let (v, len) = res?;
                         r.consume(len);
                         return Ok(Some(put(Scalar::Other(v))));
@@ -1215,14 +1260,16 @@ impl DecodeFormat for JsonDecoder {
     /// `read_f64` takes in its short path (most): the same values.
     #[inline]
     fn read_f64_array<'de, R: Read<'de>>(&mut self, r: &mut R, out: &mut [f64]) -> Result<bool> {
-        self.read_float_array(r, out, |b| number::short_f64(b).and_then(Result::ok))
+        self.read_float_array(r, out, |b| {
+            number::short_f64::<false>(b).and_then(Result::ok)
+        })
     }
 
     /// As `read_f64_array`, each number one that `read_f32` takes in its
     /// short path.
     #[inline]
     fn read_f32_array<'de, R: Read<'de>>(&mut self, r: &mut R, out: &mut [f32]) -> Result<bool> {
-        self.read_float_array(r, out, number::short_f32)
+        self.read_float_array(r, out, number::short_f32::<false>)
     }
 
     #[inline(always)]
@@ -1262,7 +1309,7 @@ impl DecodeFormat for JsonDecoder {
     #[inline(always)]
     fn read_i64<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<i64> {
         if self.pending.is_none()
-            && let Some((neg, mag, len)) = number::plain_int(r.fill_buf()?)
+            && let Some((neg, mag, len)) = plain_int::<R>(r.fill_buf()?)
             && let Some(v) = signed(neg, mag)
         {
             r.consume(len);
@@ -1275,7 +1322,7 @@ impl DecodeFormat for JsonDecoder {
     #[inline(always)]
     fn read_u64<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<u64> {
         if self.pending.is_none()
-            && let Some((false, v, len)) = number::plain_int(r.fill_buf()?)
+            && let Some((false, v, len)) = plain_int::<R>(r.fill_buf()?)
         {
             r.consume(len);
             return Ok(v);
@@ -1293,7 +1340,7 @@ impl DecodeFormat for JsonDecoder {
 
     #[inline]
     fn read_f64<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<f64> {
-        if let Some(res) = self.number_in_buffer(r, number::short_f64)? {
+        if let Some(res) = self.number_in_buffer(r, short_f64::<R>)? {
             let (v, len) = res?;
             r.consume(len);
             return Ok(v);
@@ -1306,7 +1353,7 @@ impl DecodeFormat for JsonDecoder {
     /// ([`number::short_f32`]) inline, the rest out of line.
     #[inline]
     fn read_f32<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<f32> {
-        if let Some((v, len)) = self.number_in_buffer(r, number::short_f32)? {
+        if let Some((v, len)) = self.number_in_buffer(r, short_f32::<R>)? {
             r.consume(len);
             return Ok(v);
         }

@@ -200,7 +200,7 @@ fn leaf(
         NUM => {
             // As the general path reads a number into a `Value`; what
             // `short_value` leaves to `parse` is left to that path.
-            let (v, len) = number::short_value(&buf[i..], opts.signed_integer)?.ok()?;
+            let (v, len) = number::short_value::<false>(&buf[i..], opts.signed_integer)?.ok()?;
             // Not dropped, which would be a call per number to the
             // out-of-line drop of `Value`: these kinds own nothing.
             let v = ManuallyDrop::new(v);
