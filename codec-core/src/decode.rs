@@ -474,20 +474,25 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
     }
 
     /// [`Decoder::decode_scalar_value`] pushed onto the `Value` item stack
-    /// (`true`) instead of returned.
+    /// (`true`) instead of returned. The room for it is made first, and
+    /// left for the general path when the item is not such a scalar
+    /// ([`crate::value::make_room`] says why).
     #[inline]
     pub(crate) fn push_scalar_item(&mut self) -> Result<bool> {
+        crate::value::make_stack_room(&mut self.value_stack);
         Ok(self
-            .scalar_value(|items, _, v| crate::value::push_in_place(items, || v))?
+            .scalar_value(|items, _, v| crate::value::push_into_room(items, v))?
             .is_some())
     }
 
     /// [`Decoder::decode_scalar_value`] pushed as a key onto the `Value`
-    /// entry stack, its value `Nil` until [`Decoder::put_scalar_entry_value`].
+    /// entry stack, its value `Nil` until [`Decoder::put_scalar_entry_value`];
+    /// the room made first, as in [`Decoder::push_scalar_item`].
     #[inline]
     pub(crate) fn push_scalar_entry_key(&mut self) -> Result<bool> {
+        crate::value::make_stack_room(&mut self.entry_stack);
         let put = |_: &mut _, entries: &mut Vec<_>, k| {
-            crate::value::push_in_place(entries, || (k, crate::Value::Nil))
+            crate::value::push_into_room(entries, (k, crate::Value::Nil))
         };
         Ok(self.scalar_value(put)?.is_some())
     }
@@ -884,7 +889,7 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
                 if s.len() <= crate::Text::MAX_INLINE
                     && let Some(t) = crate::Text::inline_ascii(s)
                 {
-                    crate::value::push_in_place(
+                    crate::value::push_on_stack(
                         entries,
                         #[inline(always)]
                         || (crate::Value::Str(t), crate::Value::Nil),
@@ -895,7 +900,7 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
                     // In a branch of its own, a short key's `Text` is built
                     // in its slot (after a shared `from`, through a copy).
                     Ok(s) if s.len() <= crate::Text::MAX_INLINE => {
-                        crate::value::push_in_place(
+                        crate::value::push_on_stack(
                             entries,
                             #[inline(always)]
                             || (crate::Value::Str(crate::Text::from(s)), crate::Value::Nil),
@@ -903,7 +908,8 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
                         Ok(())
                     }
                     Ok(s) => {
-                        entries.push((crate::Value::Str(crate::Text::from(s)), crate::Value::Nil));
+                        let key = crate::Value::Str(crate::Text::from(s));
+                        crate::value::push_on_stack(entries, || (key, crate::Value::Nil));
                         Ok(())
                     }
                     Err(e) => Err(e.at(off).in_index(i)),
