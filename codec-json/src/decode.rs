@@ -202,6 +202,16 @@ fn short_f32<'de, R: Read<'de>>(b: &[u8]) -> Option<(f32, usize)> {
     }
 }
 
+/// [`number::short_value`] where `b` is what `R` buffers, as [`plain_int`].
+#[inline(always)]
+fn short_value<'de, R: Read<'de>>(b: &[u8], signed: bool) -> Option<Result<(Value, usize)>> {
+    if R::HOLDS_REST {
+        number::short_value::<true>(b, signed)
+    } else {
+        number::short_value::<false>(b, signed)
+    }
+}
+
 /// The `i64` of a sign and magnitude, if it is in range.
 #[inline(always)]
 fn signed(neg: bool, mag: u64) -> Option<i64> {
@@ -1212,13 +1222,7 @@ impl DecodeFormat for JsonDecoder {
             b'-' | b'0'..=b'9' => {
                 if !self.prefer_float && !opts.prefer_float {
                     let buf = r.fill_buf()?;
-                    let signed = opts.signed_integer;
-                    let short = if R::HOLDS_REST {
-                        number::short_value::<true>(buf, signed)
-                    } else {
-                        number::short_value::<false>(buf, signed)
-                    };
-                    if let Some(res) = short {
+                    if let Some(res) = short_value::<R>(buf, opts.signed_integer) {
                         let (v, len) = res?;
                         r.consume(len);
                         return Ok(Some(put(Scalar::Other(v))));

@@ -6,8 +6,11 @@
 //!
 //! Folder: `CODEC_JSON_BENCH_DATA`, or `tests/data`.
 
+mod common;
+
 use codec_core::{Document, Value, from_reader, from_slice, to_vec};
 use codec_json::JsonHandle;
+use common::OneByte;
 use std::path::PathBuf;
 
 fn data(name: &str) -> Vec<u8> {
@@ -16,22 +19,6 @@ fn data(name: &str) -> Vec<u8> {
         None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data"),
     };
     std::fs::read(dir.join(name)).unwrap_or_else(|e| panic!("{name}: {e}"))
-}
-
-/// Yields one byte per `read` call.
-struct OneByte<'a>(&'a [u8]);
-
-impl std::io::Read for OneByte<'_> {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        match (self.0.split_first(), buf.first_mut()) {
-            (Some((b, rest)), Some(slot)) => {
-                *slot = *b;
-                self.0 = rest;
-                Ok(1)
-            }
-            _ => Ok(0),
-        }
-    }
 }
 
 fn count_floats(v: &Value) -> usize {

@@ -3,33 +3,19 @@
 //! from a reader, through the general path. Both must give what the same
 //! number gives inside an array, for every target, and the same errors.
 
+mod common;
+
 use codec_core::{DecodeOwned, Value, from_reader, from_slice};
 use codec_json::JsonHandle;
+use common::OneByte;
 use std::fmt::Debug;
-
-/// Hands out its input a byte per `read`, so that no number is ever
-/// whole in the decoder's buffer.
-struct Trickle<'a>(&'a [u8]);
-
-impl std::io::Read for Trickle<'_> {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        match (self.0.split_first(), buf.first_mut()) {
-            (Some((&b, rest)), Some(slot)) => {
-                *slot = b;
-                self.0 = rest;
-                Ok(1)
-            }
-            _ => Ok(0),
-        }
-    }
-}
 
 /// Every way of reading `text` as a `T` agrees; returns whether it decoded.
 fn agree<T: DecodeOwned + PartialEq + Debug>(text: &str, h: &JsonHandle) -> bool {
     let bytes = text.as_bytes();
     let slice = from_slice::<T, _>(bytes, h);
     let whole = from_reader::<T, _, _>(bytes, h);
-    let trickled = from_reader::<T, _, _>(Trickle(bytes), h);
+    let trickled = from_reader::<T, _, _>(OneByte(bytes), h);
     let shown = |r: &codec_core::Result<T>| match r {
         Ok(v) => format!("{v:?}"),
         Err(e) => format!("error: {e}"),
