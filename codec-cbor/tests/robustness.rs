@@ -35,21 +35,7 @@ fn valid_vectors() -> Vec<Vec<u8>> {
     out
 }
 
-/// A one-byte-per-read `io::Read`.
-struct Trickle<'a>(&'a [u8]);
-
-impl std::io::Read for Trickle<'_> {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        match (self.0.split_first(), buf.first_mut()) {
-            (Some((&b, rest)), Some(slot)) => {
-                *slot = b;
-                self.0 = rest;
-                Ok(1)
-            }
-            _ => Ok(0),
-        }
-    }
-}
+use codec_test_support::OneByte as Trickle;
 
 #[test]
 fn every_strict_prefix_is_an_error() {

@@ -6,11 +6,9 @@
 //!
 //! Folder: `CODEC_JSON_BENCH_DATA`, or `tests/data`.
 
-mod common;
-
 use codec_core::{Document, Value, from_reader, from_slice, to_vec};
 use codec_json::JsonHandle;
-use common::OneByte;
+use codec_test_support::OneByte;
 use std::path::PathBuf;
 
 fn data(name: &str) -> Vec<u8> {

@@ -3,11 +3,9 @@
 //! from a reader, through the general path. Both must give what the same
 //! number gives inside an array, for every target, and the same errors.
 
-mod common;
-
 use codec_core::{DecodeOwned, Value, from_reader, from_slice};
 use codec_json::JsonHandle;
-use common::OneByte;
+use codec_test_support::OneByte;
 use std::fmt::Debug;
 
 /// Every way of reading `text` as a `T` agrees; returns whether it decoded.

@@ -102,37 +102,7 @@ pub fn normalize_dynamic(v: &Value) -> Value {
     }
 }
 
-/// Delivers one byte per `read` call, with an `Interrupted` error before each.
-pub struct Trickle<'a> {
-    pub data: &'a [u8],
-    pub interrupt: bool,
-}
-
-impl<'a> Trickle<'a> {
-    pub fn new(data: &'a [u8]) -> Self {
-        Trickle {
-            data,
-            interrupt: false,
-        }
-    }
-}
-
-impl std::io::Read for Trickle<'_> {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        self.interrupt = !self.interrupt;
-        if self.interrupt {
-            return Err(std::io::ErrorKind::Interrupted.into());
-        }
-        match (self.data.split_first(), buf.first_mut()) {
-            (Some((&b, rest)), Some(slot)) => {
-                *slot = b;
-                self.data = rest;
-                Ok(1)
-            }
-            _ => Ok(0),
-        }
-    }
-}
+pub use codec_test_support::Trickle;
 
 /// xorshift64* — a small deterministic PRNG.
 pub struct Rng(pub u64);

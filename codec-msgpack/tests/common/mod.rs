@@ -178,18 +178,4 @@ impl SplitMix {
     }
 }
 
-/// An `io::Read` that hands out one byte per call.
-pub struct OneByte<'a>(pub &'a [u8]);
-
-impl std::io::Read for OneByte<'_> {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        match (self.0.split_first(), buf.first_mut()) {
-            (Some((&b, rest)), Some(slot)) => {
-                *slot = b;
-                self.0 = rest;
-                Ok(1)
-            }
-            _ => Ok(0),
-        }
-    }
-}
+pub use codec_test_support::OneByte;

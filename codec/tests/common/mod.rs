@@ -59,23 +59,8 @@ macro_rules! each_handle_with {
     }};
 }
 
-/// An `io::Read` that hands out one byte per `read`, so that no item is
-/// ever whole in a reader's buffer.
-#[allow(dead_code)] // not every test that includes this module uses it
-pub struct ByteByByte<'a>(pub &'a [u8]);
-
-impl std::io::Read for ByteByByte<'_> {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        match (self.0.split_first(), buf.first_mut()) {
-            (Some((&b, rest)), Some(slot)) => {
-                *slot = b;
-                self.0 = rest;
-                Ok(1)
-            }
-            _ => Ok(0),
-        }
-    }
-}
+#[allow(unused_imports)] // not every test that includes this module uses it
+pub use codec_test_support::OneByte as ByteByByte;
 
 /// A xorshift64 generator from `seed` (not zero): reproducible test input.
 #[allow(dead_code)]
