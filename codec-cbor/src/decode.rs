@@ -602,6 +602,20 @@ impl DecodeFormat for CborDecoder {
         Some(self.clone())
     }
 
+    /// Maps, arrays, text strings and unsigned integers (a struct, an
+    /// enum's name or index) by the major type, inline; anything else
+    /// (tags included) as [`peek_kind`](DecodeFormat::peek_kind) says.
+    #[inline]
+    fn peek_head_kind<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<Kind> {
+        match r.peek()?.map(|ib| ib >> 5) {
+            Some(5) => Ok(Kind::Map),
+            Some(4) => Ok(Kind::Array),
+            Some(3) => Ok(Kind::Str),
+            Some(0) => Ok(Kind::Uint),
+            _ => self.peek_kind(r),
+        }
+    }
+
     fn peek_kind<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<Kind> {
         loop {
             let ib = peek_byte(r)?;
@@ -1076,5 +1090,32 @@ impl DecodeFormat for CborDecoder {
     #[inline]
     fn reject_duplicate_keys(&self) -> bool {
         self.reject_duplicates
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use codec_core::Handle;
+
+    use crate::CborHandle;
+
+    #[test]
+    fn head_kind_agrees_with_peek_kind_for_every_first_byte() {
+        let handles = [
+            CborHandle::new(),
+            CborHandle::new().skip_unexpected_tags(true),
+            CborHandle::new().decode_time_tags(false),
+        ];
+        for h in &handles {
+            for b in 0..=u8::MAX {
+                for tail in [&[][..], &[0x00; 16], &[0xff; 16], &[0x1b; 16]] {
+                    let input = [&[b][..], tail].concat();
+                    let quick = h.decoder(&input).peek_head_kind().ok();
+                    let full = h.decoder(&input).peek_kind().ok();
+                    assert_eq!(quick, full, "{b:#04x} then {tail:02x?}");
+                }
+            }
+        }
+        assert!(CborHandle::new().decoder(&[]).peek_head_kind().is_err());
     }
 }

@@ -402,6 +402,15 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
         self.f.peek_kind(&mut self.r).map_err(|e| self.at(e))
     }
 
+    /// What kind of item comes next, for a struct or enum decode deciding
+    /// between a map, an array and a scalar: [`peek_kind`](Self::peek_kind)'s
+    /// answer, with the common kinds told inline where the format can
+    /// ([`DecodeFormat::peek_head_kind`]).
+    #[inline]
+    pub fn peek_head_kind(&mut self) -> Result<Kind> {
+        self.f.peek_head_kind(&mut self.r).map_err(|e| self.at(e))
+    }
+
     /// Consumes a nil if one comes next and says whether it did.
     #[inline]
     pub fn try_decode_nil(&mut self) -> Result<bool> {

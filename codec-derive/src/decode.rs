@@ -521,7 +521,7 @@ fn struct_body(cx: &Cx<'_>, st: &Struct, ctor: &TokenStream) -> TokenStream {
             let build = construct(cx, st, &ss, ctor);
             quote! {{
                 #decls
-                match __d.peek_kind()? {
+                match __d.peek_head_kind()? {
                     #k::Kind::Map => { #map }
                     #k::Kind::Array => { #arr }
                     __kind => return #sup::Err(__d.mismatch(__kind, "map or array (struct)")),
@@ -592,7 +592,7 @@ fn decode_into_body(cx: &Cx<'_>, st: &Struct) -> Option<TokenStream> {
                 None,
             );
             Some(quote! {
-                match __d.peek_kind()? {
+                match __d.peek_head_kind()? {
                     #k::Kind::Map => {
                         let mut __seq = __d.map_begin()?;
                         let __unknown_err = __d.options().error_on_unknown_field;
@@ -662,7 +662,7 @@ fn enum_body(cx: &Cx<'_>, en: &crate::model::Enum) -> TokenStream {
     };
     quote! {
         let __off = __d.offset();
-        match __d.peek_kind()? {
+        match __d.peek_head_kind()? {
             #k::Kind::Map => {
                 let mut __seq = __d.map_begin()?;
                 if !__d.map_next(&mut __seq)? {

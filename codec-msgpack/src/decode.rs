@@ -335,6 +335,20 @@ impl DecodeFormat for MsgpackDecoder {
         }
     }
 
+    /// Maps, arrays, fixstrs and positive fixints (a struct, an enum's
+    /// name or index) by their first byte, inline; anything else as
+    /// [`peek_kind`](DecodeFormat::peek_kind) says.
+    #[inline]
+    fn peek_head_kind<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<Kind> {
+        match r.peek()? {
+            Some(FIXMAP..=0x8f | MAP16 | MAP32) => Ok(Kind::Map),
+            Some(FIXARRAY..=0x9f | ARRAY16 | ARRAY32) => Ok(Kind::Array),
+            Some(FIXSTR..=0xbf) => Ok(self.str_kind()),
+            Some(0x00..=POS_FIXINT_MAX) => Ok(Kind::Int),
+            _ => self.peek_kind(r),
+        }
+    }
+
     /// Every scalar whose bytes are all buffered goes straight into its
     /// `Value`: numbers, nil, bools, and str/bin items (text or bytes as
     /// [`peek_kind`](DecodeFormat::peek_kind) says) of valid length.
@@ -810,6 +824,31 @@ mod tests {
         assert!(h.decoder(&[]).peek_kind().is_err());
         // The type byte of an ext is missing: an error, not a guess.
         assert!(h.decoder(&[0xc7, 0x01]).peek_kind().is_err());
+    }
+
+    #[test]
+    fn head_kind_agrees_with_peek_kind_for_every_first_byte() {
+        let handles = [
+            MsgpackHandle::default(),
+            MsgpackHandle::ugorji_default(),
+            MsgpackHandle::ugorji_default().raw_to_string(true),
+        ];
+        for h in &handles {
+            for b in 0..=u8::MAX {
+                for tail in [&[][..], &[0x00; 16], &[0xff; 16]] {
+                    let input = [&[b][..], tail].concat();
+                    let quick = h.decoder(&input).peek_head_kind().ok();
+                    let full = h.decoder(&input).peek_kind().ok();
+                    assert_eq!(quick, full, "{b:#04x} then {tail:02x?}");
+                }
+            }
+        }
+        assert!(
+            MsgpackHandle::default()
+                .decoder(&[])
+                .peek_head_kind()
+                .is_err()
+        );
     }
 
     #[test]
