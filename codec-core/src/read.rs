@@ -643,27 +643,6 @@ mod tests {
         assert_eq!(r.consumed_since(end - 1), None);
     }
 
-    /// Delivers one byte per `read` call and an `Interrupted` error before each.
-    struct Trickle<'a> {
-        data: &'a [u8],
-        interrupt: bool,
-    }
-
-    impl std::io::Read for Trickle<'_> {
-        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-            self.interrupt = !self.interrupt;
-            if self.interrupt {
-                return Err(std::io::ErrorKind::Interrupted.into());
-            }
-            if self.data.is_empty() || buf.is_empty() {
-                return Ok(0);
-            }
-            buf[0] = self.data[0];
-            self.data = &self.data[1..];
-            Ok(1)
-        }
-    }
-
     fn exercise<'de>(r: &mut impl Read<'de>) {
         let mut scratch = Vec::new();
         assert_eq!(r.peek().unwrap(), Some(1));
@@ -697,10 +676,7 @@ mod tests {
     #[test]
     fn io_reader_one_byte_at_a_time_with_interrupts() {
         let data: Vec<u8> = (1..=12).collect();
-        let mut r = IoReader::new(Trickle {
-            data: &data,
-            interrupt: false,
-        });
+        let mut r = IoReader::new(codec_test_support::Trickle::new(&data));
         exercise(&mut r);
     }
 
