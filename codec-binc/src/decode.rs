@@ -206,19 +206,28 @@ fn read_float<'de, R: Read<'de>>(r: &mut R, bd: u8) -> Result<f64> {
             )));
         }
     };
+    if bd & 0x08 == 0 {
+        // Whole: the bytes at once.
+        return Ok(if n == 4 {
+            f32::from_be_bytes(r.read_array::<4>()?) as f64
+        } else {
+            f64::from_be_bytes(r.read_array::<8>()?)
+        });
+    }
+    let l = r.read_u8()? as usize;
+    if l > n {
+        return Err(Error::syntax(format!(
+            "binc: pruned float of {l} bytes is longer than its {n}-byte kind"
+        )));
+    }
     let mut buf = [0u8; 8];
-    if bd & 0x08 != 0 {
-        let l = r.read_u8()? as usize;
-        if l > n {
-            return Err(Error::syntax(format!(
-                "binc: pruned float of {l} bytes is longer than its {n}-byte kind"
-            )));
-        }
-        for b in &mut buf[..l] {
-            *b = r.read_u8()?;
-        }
+    let head = r.peek_bytes(l)?;
+    if let Some(kept) = head.get(..l) {
+        buf[..l].copy_from_slice(kept);
+        r.skip(l)?;
     } else {
-        for b in &mut buf[..n] {
+        // Cut short: read what is there, and fail where the input ends.
+        for b in &mut buf[..l] {
             *b = r.read_u8()?;
         }
     }
@@ -520,6 +529,11 @@ impl DecodeFormat for BincDecoder {
 
     #[inline]
     fn read_f64<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<f64> {
+        if r.peek()? == Some(0x33) {
+            // A whole double, the common case of a float field: its bits.
+            r.read_u8()?;
+            return Ok(f64::from_be_bytes(r.read_array::<8>()?));
+        }
         Ok(match self.read_number(r, "f64")? {
             Num::U(u) => u as f64,
             Num::Neg(m) => -(m as f64),
@@ -852,6 +866,28 @@ mod tests {
         assert!(from_slice::<Value, _>(&hex("3b 09 00"), &BincHandle::default()).is_err());
         // float32 targets refuse float64 values out of their range.
         assert!(from_slice::<f32, _>(&hex("33 7e37e43c8800759c"), &BincHandle::default()).is_err());
+        // Whole and pruned forms, from a slice and from a reader that hands
+        // over a byte or two at a time; every cut is an error.
+        let h = BincHandle::default();
+        for (bytes, v) in [
+            ("33 3fb999999999999a", 0.1),
+            ("3b 05 419d6f3454", 123_456_789.0),
+            ("3b 01 40", 2.0),
+            ("31 3fc00000", 1.5),
+        ] {
+            let b = hex(bytes);
+            assert_eq!(from_slice::<f64, _>(&b, &h).unwrap(), v, "{bytes}");
+            let r = codec_test_support::Trickle::new(&b);
+            assert_eq!(codec_core::from_reader::<f64, _, _>(r, &h).unwrap(), v);
+            for cut in 0..b.len() {
+                assert!(
+                    from_slice::<f64, _>(&b[..cut], &h).is_err(),
+                    "{bytes} cut at {cut}"
+                );
+                let r = codec_test_support::Trickle::new(&b[..cut]);
+                assert!(codec_core::from_reader::<f64, _, _>(r, &h).is_err());
+            }
+        }
     }
 
     #[test]

@@ -4,7 +4,7 @@ use crate::{
     VD_ARRAY, VD_BYTES, VD_CUSTOM_EXT, VD_MAP, VD_STRING, container_bytes, container_header,
     go_zero_time,
 };
-use codec_core::{EncodeFormat, Error, Result, Time, Write};
+use codec_core::{EncodeFormat, Error, FieldName, Result, Time, Write};
 use std::collections::HashMap;
 
 /// The largest symbol id: ids are 16-bit and start at 1.
@@ -73,10 +73,10 @@ impl BincEncoder {
 #[inline]
 fn write_symbol_ref<W: Write>(w: &mut W, id: u16) -> Result<()> {
     if id <= 0xFF {
-        w.write_all(&[0xB0, id as u8])
+        w.write_small([0xB0, id as u8])
     } else {
         let [hi, lo] = id.to_be_bytes();
-        w.write_all(&[0xB8, hi, lo])
+        w.write_small([0xB8, hi, lo])
     }
 }
 
@@ -130,13 +130,17 @@ pub(crate) fn prune_sign_ext(b: &[u8], positive: bool) -> usize {
     i
 }
 
-/// `bd` followed by `payload` in one write.
-#[inline]
-fn write_bd_payload<W: Write>(w: &mut W, bd: u8, payload: &[u8]) -> Result<()> {
-    let mut buf = [0u8; 9];
-    buf[0] = bd;
-    buf[1..1 + payload.len()].copy_from_slice(payload);
-    w.write_all(&buf[..1 + payload.len()])
+/// An unsigned integer of 2^32 or more: its 8-byte big-endian form pruned
+/// as ugorji's `pruneSignExt` does (the leading zero bytes that a clear
+/// sign bit does not need), written as one [`Write::write_word`].
+#[inline(never)]
+fn write_u64_wide<W: Write>(w: &mut W, v: u64) -> Result<()> {
+    let bits = 65 - v.leading_zeros() as usize; // with the sign bit
+    let n = bits.div_ceil(8).min(8);
+    let mut word = [0u8; 16];
+    word[0] = 0x10 | (n - 1) as u8;
+    word[1..9].copy_from_slice(&(v << (8 * (8 - n))).to_be_bytes());
+    w.write_word(word, 1 + n)
 }
 
 impl EncodeFormat for BincEncoder {
@@ -162,40 +166,46 @@ impl EncodeFormat for BincEncoder {
         }
         let m = v.unsigned_abs();
         if m <= 0xFF {
-            w.write_all(&[0x20, m as u8])
+            w.write_small([0x20, m as u8])
         } else if m <= 0xFFFF {
             let [a, b] = (m as u16).to_be_bytes();
-            w.write_all(&[0x21, a, b])
+            w.write_small([0x21, a, b])
         } else if m <= 0xFFFF_FFFF {
             // Always the full 4-byte magnitude. ugorji prunes it as if it were
             // two's complement, which corrupts magnitudes 0xFF80_0000..=0xFFFF_FFFF;
             // we write the correct bytes (documented in the crate docs).
-            write_bd_payload(w, 0x23, &(m as u32).to_be_bytes())
+            let [a, b, c, d] = (m as u32).to_be_bytes();
+            w.write_small([0x23, a, b, c, d])
         } else {
-            write_bd_payload(w, 0x27, &m.to_be_bytes())
+            let [a, b, c, d, e, f, g, h] = m.to_be_bytes();
+            w.write_small([0x27, a, b, c, d, e, f, g, h])
         }
     }
 
-    #[inline]
+    /// Inline up to 32 bits (each head a fixed-size store), wider out of
+    /// line.
+    #[inline(always)]
     fn write_u64<W: Write>(&mut self, w: &mut W, v: u64) -> Result<()> {
         match v {
             0 => w.write_byte(0x07),
             1..=16 => w.write_byte(0x90 | (v - 1) as u8),
-            17..=0xFF => w.write_all(&[0x10, v as u8]),
+            17..=0xFF => w.write_small([0x10, v as u8]),
             0x100..=0xFFFF => {
                 let [a, b] = (v as u16).to_be_bytes();
-                w.write_all(&[0x11, a, b])
+                w.write_small([0x11, a, b])
             }
-            0x1_0000..=0xFFFF_FFFF => {
-                let b = (v as u32).to_be_bytes();
-                let i = prune_sign_ext(&b, true);
-                write_bd_payload(w, 0x10 | (3 - i) as u8, &b[i..])
+            // ugorji prunes a value below 2^32 within its 4-byte form: three
+            // bytes while the top one would be a clear sign bit, else four
+            // (0xFFFF_FFFF is `13 ff ff ff ff`).
+            0x1_0000..=0x7F_FFFF => {
+                let [_, a, b, c] = (v as u32).to_be_bytes();
+                w.write_small([0x12, a, b, c])
             }
-            _ => {
-                let b = v.to_be_bytes();
-                let i = prune_sign_ext(&b, true);
-                write_bd_payload(w, 0x10 | (7 - i) as u8, &b[i..])
+            0x80_0000..=0xFFFF_FFFF => {
+                let [a, b, c, d] = (v as u32).to_be_bytes();
+                w.write_small([0x13, a, b, c, d])
             }
+            _ => write_u64_wide(w, v),
         }
     }
 
@@ -204,7 +214,8 @@ impl EncodeFormat for BincEncoder {
         if let Some(special) = float_special(v as f64) {
             return w.write_byte(special);
         }
-        write_bd_payload(w, 0x31, &v.to_bits().to_be_bytes())
+        let [a, b, c, d] = v.to_bits().to_be_bytes();
+        w.write_all(&[0x31, a, b, c, d])
     }
 
     #[inline]
@@ -215,13 +226,18 @@ impl EncodeFormat for BincEncoder {
         let b = v.to_bits().to_be_bytes();
         let kept = 8 - v.to_bits().trailing_zeros() as usize / 8;
         if kept <= 6 {
-            let mut buf = [0u8; 8];
-            buf[0] = 0x3B;
-            buf[1] = kept as u8;
-            buf[2..2 + kept].copy_from_slice(&b[..kept]);
-            w.write_all(&buf[..2 + kept])
+            // Pruned: `3b`, the count, the leading bytes (one word).
+            let mut word = [0u8; 16];
+            word[0] = 0x3B;
+            word[1] = kept as u8;
+            word[2..10].copy_from_slice(&b);
+            w.write_word(word, 2 + kept)
         } else {
-            write_bd_payload(w, 0x33, &b)
+            let [b0, b1, b2, b3, b4, b5, b6, b7] = b;
+            // `write_all`, not one 16-byte store: in a run of floats (an
+            // array of them) the wide stores made MessagePack's encoding of
+            // canada.json a third slower (see its `write_f32`).
+            w.write_all(&[0x33, b0, b1, b2, b3, b4, b5, b6, b7])
         }
     }
 
@@ -247,6 +263,29 @@ impl EncodeFormat for BincEncoder {
             return Ok(());
         }
         container_bytes(w, VD_STRING, name.as_bytes())
+    }
+
+    /// A struct field's name (the bytes of the default): without symbols,
+    /// a name of up to 14 bytes is written with its header in one word, a
+    /// longer one (or any, with symbols) by `write_field_name` (derived code
+    /// passes a constant name, so only one branch remains).
+    #[inline(always)]
+    fn write_field<W: Write>(&mut self, w: &mut W, _index: usize, name: FieldName) -> Result<()> {
+        let len = name.as_str().len();
+        let hi = u32::from(VD_STRING << 4);
+        let (head, head_len) = if len < 12 {
+            (hi | (len as u32 + 4), 1)
+        } else {
+            (hi | (len as u32 & 0xFF) << 8, 2)
+        };
+        if !self.as_symbols
+            && len < 15
+            && let Some((word, n)) = name.with_head(head, head_len)
+        {
+            self.in_key = false;
+            return w.write_word(word, n);
+        }
+        self.write_field_name(w, name.as_str())
     }
 
     #[inline]
@@ -397,6 +436,77 @@ mod tests {
                 assert_eq!(enc(|e, w| e.write_i64(w, i)), hex(want), "{v} as i64");
             }
         }
+    }
+
+    #[test]
+    fn unsigned_heads_match_ugorji_pruning() {
+        // Every width boundary, against ugorji's rule spelled out: the 4-byte
+        // (below 2^32) or 8-byte big-endian form, pruned by pruneSignExt.
+        let mut values = vec![u64::MAX, 0xFFFF_FFFF, 0x8000_0000, 0x7FFF_FFFF];
+        for k in 0..64 {
+            let p = 1u64 << k;
+            values.extend([p - 1, p, p + 1, p | (p >> 1), p.wrapping_mul(0xFF)]);
+        }
+        for v in values.into_iter().filter(|&v| v > 0xFFFF) {
+            let full = v.to_be_bytes();
+            let b = if v <= 0xFFFF_FFFF {
+                &full[4..]
+            } else {
+                &full[..]
+            };
+            let i = prune_sign_ext(b, true);
+            let mut want = vec![0x10 | (b.len() - 1 - i) as u8];
+            want.extend_from_slice(&b[i..]);
+            assert_eq!(enc(|e, w| e.write_u64(w, v)), want, "{v:#x}");
+        }
+    }
+
+    #[test]
+    fn float_heads_match_the_byte_rule() {
+        // Pruned to its leading bytes when at most 6 are not trailing zeros.
+        for kept in 1..=8u32 {
+            for top in [0x3F_u64, 0x40, 0x7F, 0xC0, 0xFF] {
+                let bits = top << 56 | 1 << (64 - 8 * kept);
+                let v = f64::from_bits(bits);
+                if float_special(v).is_some() {
+                    continue;
+                }
+                let b = bits.to_be_bytes();
+                let n = 8 - bits.trailing_zeros() as usize / 8;
+                let want = if n <= 6 {
+                    [&[0x3B, n as u8][..], &b[..n]].concat()
+                } else {
+                    [&[0x33][..], &b[..]].concat()
+                };
+                assert_eq!(enc(|e, w| e.write_f64(w, v)), want, "{bits:#x}");
+            }
+        }
+    }
+
+    #[test]
+    fn field_names_are_the_default_bytes() {
+        // write_field's one-word path against the default's three calls,
+        // for every name length around the 1-, 2-byte head and word limits.
+        for symbols in [false, true] {
+            for len in 0..=20 {
+                let name: &'static str = "abcdefghijklmnopqrstuvwxyz"[..len].to_string().leak();
+                let (mut a, mut b) = (BincEncoder::new(symbols), BincEncoder::new(symbols));
+                let (mut wa, mut wb) = (Vec::new(), Vec::new());
+                for index in 0..2 {
+                    a.write_field(&mut wa, index, FieldName::new(name)).unwrap();
+                    b.write_map_key(&mut wb, index).unwrap();
+                    b.write_field_name(&mut wb, name).unwrap();
+                    b.write_map_value(&mut wb).unwrap();
+                }
+                assert_eq!(wa, wb, "{len} bytes, symbols {symbols}");
+            }
+        }
+        let (word_head, two_byte_head) = (
+            enc(|e, w| e.write_field(w, 0, FieldName::new("abc"))),
+            enc(|e, w| e.write_field(w, 0, FieldName::new("abcdefghijklm"))),
+        );
+        assert_eq!(word_head, hex("47 616263"));
+        assert_eq!(two_byte_head[..2], hex("40 0d")[..]);
     }
 
     #[test]

@@ -256,22 +256,31 @@ fn container_bytes_long<W: Write>(w: &mut W, vd: u8, v: &[u8]) -> Result<()> {
 }
 
 /// Writes the header of a container of kind `vd` and length `len` (binc §5):
-/// embedded for lengths below 12, else the smallest of 1/2/4/8 bytes.
-#[inline]
+/// embedded for lengths below 12, else the smallest of 1/2/4/8 bytes. The
+/// one- and two-byte headers inline, the wider ones out of line.
+#[inline(always)]
 pub(crate) fn container_header<W: Write>(w: &mut W, vd: u8, len: u64) -> Result<()> {
     let hi = vd << 4;
     if len < 12 {
         w.write_byte(hi | (len as u8 + 4))
     } else if len <= 0xFF {
-        w.write_all(&[hi, len as u8])
-    } else if len <= 0xFFFF {
+        w.write_small([hi, len as u8])
+    } else {
+        container_header_wide(w, hi, len)
+    }
+}
+
+/// [`container_header`] with a 2- to 8-byte length (`hi`: the kind's high nibble).
+#[inline(never)]
+fn container_header_wide<W: Write>(w: &mut W, hi: u8, len: u64) -> Result<()> {
+    if len <= 0xFFFF {
         let [a, b] = (len as u16).to_be_bytes();
-        w.write_all(&[hi | 1, a, b])
+        w.write_small([hi | 1, a, b])
     } else if len <= 0xFFFF_FFFF {
         let [a, b, c, d] = (len as u32).to_be_bytes();
-        w.write_all(&[hi | 2, a, b, c, d])
+        w.write_small([hi | 2, a, b, c, d])
     } else {
         let [a, b, c, d, e, f, g, h] = len.to_be_bytes();
-        w.write_all(&[hi | 3, a, b, c, d, e, f, g, h])
+        w.write_small([hi | 3, a, b, c, d, e, f, g, h])
     }
 }
