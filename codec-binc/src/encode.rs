@@ -16,7 +16,8 @@ const MAX_SYMBOL_ID: u32 = u16::MAX as u32;
 pub struct BincEncoder {
     as_symbols: bool,
     /// Between `write_map_key` and `write_map_value` at this level: a string
-    /// written now is a map key and may become a symbol.
+    /// written now is a map key and may become a symbol. Kept only with
+    /// symbols on (see `set_in_key`).
     in_key: bool,
     symbols: HashMap<Box<str>, u16>,
     /// The id the next new symbol gets; past 65 535 no more symbols are defined.
@@ -31,6 +32,16 @@ impl BincEncoder {
             in_key: false,
             symbols: HashMap::new(),
             next_id: 1,
+        }
+    }
+
+    /// Enters or leaves key position. `in_key` is read only with symbols
+    /// on, and is stored only when it changes (a store on every field, read
+    /// back at once by a wider load, stalls on store forwarding).
+    #[inline(always)]
+    fn set_in_key(&mut self, on: bool) {
+        if self.as_symbols && self.in_key != on {
+            self.in_key = on;
         }
     }
 
@@ -244,7 +255,7 @@ impl EncodeFormat for BincEncoder {
     #[inline]
     fn write_str<W: Write>(&mut self, w: &mut W, v: &str) -> Result<()> {
         if self.in_key {
-            self.in_key = false;
+            self.set_in_key(false);
             if self.try_symbol(w, v)? {
                 return Ok(());
             }
@@ -258,7 +269,7 @@ impl EncodeFormat for BincEncoder {
     /// fixed-size stores.
     #[inline(always)]
     fn write_field_name<W: Write>(&mut self, w: &mut W, name: &'static str) -> Result<()> {
-        self.in_key = false;
+        self.set_in_key(false);
         if self.try_symbol(w, name)? {
             return Ok(());
         }
@@ -282,7 +293,7 @@ impl EncodeFormat for BincEncoder {
             && len < 15
             && let Some((word, n)) = name.with_head(head, head_len)
         {
-            self.in_key = false;
+            self.set_in_key(false);
             return w.write_word(word, n);
         }
         self.write_field_name(w, name.as_str())
@@ -296,25 +307,25 @@ impl EncodeFormat for BincEncoder {
 
     #[inline]
     fn write_array_start<W: Write>(&mut self, w: &mut W, len: usize) -> Result<()> {
-        self.in_key = false;
+        self.set_in_key(false);
         container_header(w, VD_ARRAY, len as u64)
     }
 
     #[inline]
     fn write_map_start<W: Write>(&mut self, w: &mut W, len: usize) -> Result<()> {
-        self.in_key = false;
+        self.set_in_key(false);
         container_header(w, VD_MAP, len as u64)
     }
 
     #[inline]
     fn write_map_key<W: Write>(&mut self, _w: &mut W, _index: usize) -> Result<()> {
-        self.in_key = true;
+        self.set_in_key(true);
         Ok(())
     }
 
     #[inline]
     fn write_map_value<W: Write>(&mut self, _w: &mut W) -> Result<()> {
-        self.in_key = false;
+        self.set_in_key(false);
         Ok(())
     }
 

@@ -11,6 +11,7 @@ pub struct SimpleEncoder {
     zero_as_nil: bool,
     /// Between `write_map_key` and `write_map_value` at this level: zero
     /// values are written normally there even with `enc_zero_values_as_nil`.
+    /// Kept only with `zero_as_nil` (see `set_in_key`).
     in_key: bool,
 }
 
@@ -27,6 +28,18 @@ impl SimpleEncoder {
     #[inline]
     fn nil_for_zero(&self) -> bool {
         self.zero_as_nil && !self.in_key
+    }
+
+    /// Enters or leaves key position. `in_key` is read only with
+    /// `zero_as_nil`, and is stored only when it changes: a store on every
+    /// field, read back at once as part of a wider load by the out-of-line
+    /// `write_str` (which takes the two flags as one argument), stalled on
+    /// store forwarding before each string field.
+    #[inline(always)]
+    fn set_in_key(&mut self, on: bool) {
+        if self.zero_as_nil && self.in_key != on {
+            self.in_key = on;
+        }
     }
 }
 
@@ -214,7 +227,7 @@ impl EncodeFormat for SimpleEncoder {
     /// branch remains).
     #[inline(always)]
     fn write_field<W: Write>(&mut self, w: &mut W, _index: usize, name: FieldName) -> Result<()> {
-        self.in_key = false;
+        self.set_in_key(false);
         let len = name.as_str().len();
         let (head, head_len) = match len {
             0 => (u32::from(BASE_STRING), 1),
@@ -236,25 +249,25 @@ impl EncodeFormat for SimpleEncoder {
 
     #[inline]
     fn write_array_start<W: Write>(&mut self, w: &mut W, len: usize) -> Result<()> {
-        self.in_key = false;
+        self.set_in_key(false);
         header(w, BASE_ARRAY, len as u64)
     }
 
     #[inline]
     fn write_map_start<W: Write>(&mut self, w: &mut W, len: usize) -> Result<()> {
-        self.in_key = false;
+        self.set_in_key(false);
         header(w, BASE_MAP, len as u64)
     }
 
     #[inline]
     fn write_map_key<W: Write>(&mut self, _w: &mut W, _index: usize) -> Result<()> {
-        self.in_key = true;
+        self.set_in_key(true);
         Ok(())
     }
 
     #[inline]
     fn write_map_value<W: Write>(&mut self, _w: &mut W) -> Result<()> {
-        self.in_key = false;
+        self.set_in_key(false);
         Ok(())
     }
 
