@@ -65,6 +65,24 @@ pub(crate) fn write_head<W: Write>(w: &mut W, major: u8, v: u64) -> Result<()> {
     write_head_long(w, major, v)
 }
 
+/// An integer's head: as [`write_head`], with the two- and three-byte
+/// heads inline too. Only for integers (struct fields of small numbers,
+/// arrays of them): `write_head` serves every length as well, where these
+/// paths inline made string-heavy encoding slower.
+#[inline(always)]
+fn write_int_head<W: Write>(w: &mut W, major: u8, v: u64) -> Result<()> {
+    if v < 24 {
+        w.write_byte(major | v as u8)
+    } else if v <= 0xff {
+        w.write_all(&[major | 24, v as u8])
+    } else if v <= 0xffff {
+        let [a, b] = (v as u16).to_be_bytes();
+        w.write_all(&[major | 25, a, b])
+    } else {
+        write_head_long(w, major, v)
+    }
+}
+
 /// [`write_head`] for an argument of 24 or more.
 #[inline(never)]
 fn write_head_long<W: Write>(w: &mut W, major: u8, v: u64) -> Result<()> {
@@ -214,18 +232,18 @@ impl EncodeFormat for CborEncoder {
         w.write_byte(if v { 0xf5 } else { 0xf4 })
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_i64<W: Write>(&mut self, w: &mut W, v: i64) -> Result<()> {
         if v < 0 {
-            write_head(w, NEGINT, !(v as u64))
+            write_int_head(w, NEGINT, !(v as u64))
         } else {
-            write_head(w, UINT, v as u64)
+            write_int_head(w, UINT, v as u64)
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_u64<W: Write>(&mut self, w: &mut W, v: u64) -> Result<()> {
-        write_head(w, UINT, v)
+        write_int_head(w, UINT, v)
     }
 
     /// Major types 0/1 down to -2^64; beyond that bignum tags 2/3.
@@ -427,6 +445,38 @@ mod tests {
             enc(&h, |e, w| e.write_i128(w, -(1i128 << 64) - 1)),
             [0xc3, 0x49, 1, 0, 0, 0, 0, 0, 0, 0, 0]
         );
+    }
+
+    #[test]
+    fn integer_heads_are_the_general_heads() {
+        // write_int_head's inline paths against write_head, at every width
+        // boundary, for both integer majors (and through write_i64/u64).
+        let mut values = vec![u64::MAX];
+        for k in 0..64 {
+            let p = 1u64 << k;
+            values.extend([p - 1, p, p + 1]);
+        }
+        values.extend(20..30);
+        for v in values {
+            for major in [UINT, NEGINT] {
+                let (mut a, mut b) = (Vec::new(), Vec::new());
+                write_int_head(&mut a, major, v).unwrap();
+                write_head(&mut b, major, v).unwrap();
+                assert_eq!(a, b, "{major:#x} {v}");
+            }
+            let h = CborHandle::default();
+            assert_eq!(enc(&h, |e, w| e.write_u64(w, v)), {
+                let mut b = Vec::new();
+                write_head(&mut b, UINT, v).unwrap();
+                b
+            });
+            if let Ok(i) = i64::try_from(v) {
+                let mut b = Vec::new();
+                write_head(&mut b, NEGINT, i as u64).unwrap();
+                let neg = -1 - i;
+                assert_eq!(enc(&h, |e, w| e.write_i64(w, neg)), b, "{neg}");
+            }
+        }
     }
 
     #[test]
