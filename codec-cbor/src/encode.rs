@@ -1,7 +1,7 @@
 //! [`CborEncoder`]: the encoding half of the CBOR driver.
 
 use crate::handle::CborHandle;
-use codec_core::{EncodeFormat, Error, FieldName, Result, Time, Write};
+use codec_core::{EncodeFormat, Error, FieldName, Result, Time, Write, write_array_each};
 
 /// Major types, already shifted into the top three bits.
 pub(crate) const UINT: u8 = 0x00;
@@ -141,6 +141,45 @@ fn write_f64_bits<W: Write>(w: &mut W, v: f64) -> Result<()> {
 }
 
 impl CborEncoder {
+    /// `write_f32` past the native case: the narrowest exact width.
+    #[inline(never)]
+    fn write_f32_narrowed<W: Write>(&self, w: &mut W, v: f32) -> Result<()> {
+        match self.floats {
+            Floats::Native => write_f32_bits(w, v),
+            Floats::Preferred if v.is_nan() => write_f16(w, 0x7e00),
+            Floats::Optimum | Floats::Preferred => match f32_to_f16_exact(v) {
+                Some(h) => write_f16(w, h),
+                None => write_f32_bits(w, v),
+            },
+        }
+    }
+
+    /// `write_f64` past the native case: the narrowest exact width.
+    #[inline(never)]
+    fn write_f64_narrowed<W: Write>(&self, w: &mut W, v: f64) -> Result<()> {
+        match self.floats {
+            Floats::Native => write_f64_bits(w, v),
+            Floats::Preferred if v.is_nan() => write_f16(w, 0x7e00),
+            Floats::Optimum | Floats::Preferred => match f64_to_f32_exact(v) {
+                Some(s) => self.write_f32_narrowed(w, s),
+                None => write_f64_bits(w, v),
+            },
+        }
+    }
+
+    /// `write_f32_array` with narrowing or indefinite lengths: as the
+    /// default writes it.
+    #[inline(never)]
+    fn write_f32_array_general<W: Write>(&mut self, w: &mut W, items: &[f32]) -> Result<()> {
+        write_array_each(self, w, items, Self::write_f32)
+    }
+
+    /// As [`write_f32_array_general`](Self::write_f32_array_general).
+    #[inline(never)]
+    fn write_f64_array_general<W: Write>(&mut self, w: &mut W, items: &[f64]) -> Result<()> {
+        write_array_each(self, w, items, Self::write_f64)
+    }
+
     /// Writes a text or byte string, chunked when `indefinite` is on.
     fn write_string<W: Write>(&self, w: &mut W, major: u8, v: &[u8], text: bool) -> Result<()> {
         self.string_item(w, major, v, text)
@@ -266,27 +305,25 @@ impl EncodeFormat for CborEncoder {
         }
     }
 
+    /// The native width inline; narrowing (`optimum_size`, preferred
+    /// serialization) out of line, so that this stays small enough to be
+    /// inlined into a loop over an array of floats.
     #[inline]
     fn write_f32<W: Write>(&mut self, w: &mut W, v: f32) -> Result<()> {
-        match self.floats {
-            Floats::Native => write_f32_bits(w, v),
-            Floats::Preferred if v.is_nan() => write_f16(w, 0x7e00),
-            Floats::Optimum | Floats::Preferred => match f32_to_f16_exact(v) {
-                Some(h) => write_f16(w, h),
-                None => write_f32_bits(w, v),
-            },
+        if self.floats == Floats::Native {
+            write_f32_bits(w, v)
+        } else {
+            self.write_f32_narrowed(w, v)
         }
     }
 
+    /// As [`write_f32`](Self::write_f32).
     #[inline]
     fn write_f64<W: Write>(&mut self, w: &mut W, v: f64) -> Result<()> {
-        match self.floats {
-            Floats::Native => write_f64_bits(w, v),
-            Floats::Preferred if v.is_nan() => write_f16(w, 0x7e00),
-            Floats::Optimum | Floats::Preferred => match f64_to_f32_exact(v) {
-                Some(s) => self.write_f32(w, s),
-                None => write_f64_bits(w, v),
-            },
+        if self.floats == Floats::Native {
+            write_f64_bits(w, v)
+        } else {
+            self.write_f64_narrowed(w, v)
         }
     }
 
@@ -322,6 +359,28 @@ impl EncodeFormat for CborEncoder {
         } else {
             write_head(w, ARRAY, len as u64)
         }
+    }
+
+    /// A definite array of native-width floats (the default) in one
+    /// inlined loop: a point's or a vector's coordinates as a struct field
+    /// make no call. Anything else as the default writes it, out of line.
+    #[inline]
+    fn write_f32_array<W: Write>(&mut self, w: &mut W, items: &[f32]) -> Result<()> {
+        if self.floats != Floats::Native || self.indefinite {
+            return self.write_f32_array_general(w, items);
+        }
+        write_head(w, ARRAY, items.len() as u64)?;
+        items.iter().try_for_each(|&v| write_f32_bits(w, v))
+    }
+
+    /// As [`write_f32_array`](Self::write_f32_array).
+    #[inline]
+    fn write_f64_array<W: Write>(&mut self, w: &mut W, items: &[f64]) -> Result<()> {
+        if self.floats != Floats::Native || self.indefinite {
+            return self.write_f64_array_general(w, items);
+        }
+        write_head(w, ARRAY, items.len() as u64)?;
+        items.iter().try_for_each(|&v| write_f64_bits(w, v))
     }
 
     #[inline]
@@ -512,6 +571,70 @@ mod tests {
             enc(&preferred, |e, w| e.write_f64(w, -0.0)),
             [0xf9, 0x80, 0x00]
         );
+    }
+
+    #[test]
+    fn float_arrays_follow_the_mode() {
+        // Each mode, item by item and through the array writers (where the
+        // native case is inlined into the loop): the narrowest exact width
+        // under optimum_size and preferred serialization, NaN as f97e00
+        // under the latter.
+        let f32s = [0.0f32, -0.0, 1.5, 65504.0, 1e-8, 100000.0, 0.1, f32::MAX];
+        let f64s = [0.0f64, -0.0, 1.5, 100000.0, 0.1, 1e300, 0.5f32 as f64];
+        for (h, mode) in [
+            (CborHandle::default(), Floats::Native),
+            (CborHandle::default().optimum_size(true), Floats::Optimum),
+            (
+                CborHandle::default().preferred_serialization(true),
+                Floats::Preferred,
+            ),
+        ] {
+            let f16_or = |v: f32, wide: Vec<u8>| match (mode, f32_to_f16_exact(v)) {
+                (Floats::Native, _) | (_, None) => wide,
+                (_, Some(h)) => [&[0xf9][..], &h.to_be_bytes()].concat(),
+            };
+            let want32 = |v: f32| f16_or(v, [&[0xfa][..], &v.to_be_bytes()].concat());
+            let want64 = |v: f64| match (mode, f64_to_f32_exact(v)) {
+                (Floats::Native, _) | (_, None) => [&[0xfb][..], &v.to_be_bytes()].concat(),
+                (_, Some(s)) => want32(s),
+            };
+            let mut array32 = vec![0x80 | f32s.len() as u8];
+            for v in f32s {
+                assert_eq!(enc(&h, |e, w| e.write_f32(w, v)), want32(v), "{mode:?} {v}");
+                array32.extend(want32(v));
+            }
+            assert_eq!(enc(&h, |e, w| e.write_f32_array(w, &f32s)), array32);
+            let mut array64 = vec![0x80 | f64s.len() as u8];
+            for v in f64s {
+                assert_eq!(enc(&h, |e, w| e.write_f64(w, v)), want64(v), "{mode:?} {v}");
+                array64.extend(want64(v));
+            }
+            assert_eq!(enc(&h, |e, w| e.write_f64_array(w, &f64s)), array64);
+            // Indefinite: `9f`, the same items, `ff` (preferred
+            // serialization keeps definite lengths).
+            let h = h.indefinite_length(true);
+            let indefinite = |mut definite: Vec<u8>| {
+                if mode != Floats::Preferred {
+                    definite[0] = 0x9f;
+                    definite.push(0xff);
+                }
+                definite
+            };
+            assert_eq!(
+                enc(&h, |e, w| e.write_f32_array(w, &f32s)),
+                indefinite(array32)
+            );
+            assert_eq!(
+                enc(&h, |e, w| e.write_f64_array(w, &f64s)),
+                indefinite(array64)
+            );
+            let nan = enc(&h, |e, w| e.write_f64(w, f64::NAN));
+            match mode {
+                Floats::Native => assert_eq!(nan[0], 0xfb),
+                Floats::Optimum => assert_eq!(nan[0], 0xfb, "NaN keeps its payload"),
+                Floats::Preferred => assert_eq!(nan, [0xf9, 0x7e, 0x00]),
+            }
+        }
     }
 
     #[test]
