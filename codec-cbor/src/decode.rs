@@ -320,8 +320,27 @@ impl CborDecoder {
     /// (with `skip_unexpected_tags`) every tag `expect` does not handle.
     /// Returns the initial byte of the item, not consumed; a tag it returns
     /// is one `expect` handles.
-    #[inline]
+    ///
+    /// Every typed read starts here, so the untagged case (a peek and a
+    /// compare) is inlined and the tag loop is not: called whole, this
+    /// was a tenth of the instructions of decoding `mk48`.
+    #[inline(always)]
     fn typed<'de, R: Read<'de>>(
+        &self,
+        r: &mut R,
+        expect: Expect,
+        expected: &'static str,
+    ) -> Result<u8> {
+        match r.peek()? {
+            Some(ib) if ib >> 5 != 6 => Ok(ib),
+            _ => self.typed_tagged(r, expect, expected),
+        }
+    }
+
+    /// [`CborDecoder::typed`] at a tag (or at the end of the input).
+    #[cold]
+    #[inline(never)]
+    fn typed_tagged<'de, R: Read<'de>>(
         &self,
         r: &mut R,
         expect: Expect,
