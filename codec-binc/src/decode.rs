@@ -84,6 +84,43 @@ impl BincDecoder {
         }
     }
 
+    /// [`DecodeFormat::read_i64`] for everything but an integer that fits
+    /// and is buffered whole.
+    #[inline(never)]
+    fn read_i64_slow<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<i64> {
+        match self.read_number(r, "i64")? {
+            Num::U(u) => i64::try_from(u).map_err(|_| Error::out_of_range("i64", u)),
+            Num::Neg(m) if m <= 1 << 63 => Ok(0i64.wrapping_sub(m as i64)),
+            Num::Neg(m) => Err(Error::out_of_range("i64", format_args!("-{m}"))),
+            Num::F(f) => {
+                if f.fract() == 0.0
+                    && (-9.223_372_036_854_776e18..9.223_372_036_854_776e18).contains(&f)
+                {
+                    Ok(f as i64)
+                } else {
+                    Err(Error::out_of_range("i64", f))
+                }
+            }
+        }
+    }
+
+    /// [`DecodeFormat::read_u64`] for everything but an integer that fits
+    /// and is buffered whole.
+    #[inline(never)]
+    fn read_u64_slow<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<u64> {
+        match self.read_number(r, "u64")? {
+            Num::U(u) | Num::Neg(u @ 0) => Ok(u),
+            Num::Neg(m) => Err(Error::out_of_range("u64", format_args!("-{m}"))),
+            Num::F(f) => {
+                if f.fract() == 0.0 && (0.0..1.844_674_407_370_955_2e19).contains(&f) {
+                    Ok(f as u64)
+                } else {
+                    Err(Error::out_of_range("u64", f))
+                }
+            }
+        }
+    }
+
     /// Reads any numeric item (or nil, which reads as zero).
     fn read_number<'de, R: Read<'de>>(&mut self, r: &mut R, expected: &'static str) -> Result<Num> {
         let bd = r.read_u8()?;
@@ -163,6 +200,31 @@ enum Num {
 #[inline]
 fn to_usize(n: u64) -> Result<usize> {
     usize::try_from(n).map_err(|_| Error::eof())
+}
+
+/// The integer item at the start of `buf` when `buf` holds it whole (a
+/// small positive, or a positive or negative magnitude of one to eight
+/// bytes), and its size in bytes. The typed integer reads take it without
+/// a call; anything else (zero and the other specials, a float, another
+/// type, an item cut by the buffer's end) is `None`, left to
+/// [`BincDecoder::read_number`] and its conversions and errors.
+#[inline(always)]
+fn int_in_buffer(buf: &[u8]) -> Option<(Num, usize)> {
+    let (&bd, rest) = buf.split_first()?;
+    let vs = usize::from(bd & 0x0F);
+    match bd >> 4 {
+        0x9 => Some((Num::U(vs as u64 + 1), 1)),
+        vd @ (0x1 | 0x2) if vs < 8 => {
+            let n = vs + 1;
+            let m = match rest.first_chunk::<8>() {
+                // Eight bytes at once, the item's `n` on top.
+                Some(w) => u64::from_be_bytes(*w) >> (8 * (8 - n)),
+                None => be_uint(rest, 0, n)?,
+            };
+            Some((if vd == 0x1 { Num::U(m) } else { Num::Neg(m) }, 1 + n))
+        }
+        _ => None,
+    }
 }
 
 /// A big-endian unsigned integer of `n` (1..=8) bytes.
@@ -494,36 +556,32 @@ impl DecodeFormat for BincDecoder {
         }
     }
 
+    /// An integer that fits, whole in the buffer, inline; the rest in
+    /// [`BincDecoder::read_i64_slow`].
     #[inline]
     fn read_i64<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<i64> {
-        match self.read_number(r, "i64")? {
-            Num::U(u) => i64::try_from(u).map_err(|_| Error::out_of_range("i64", u)),
-            Num::Neg(m) if m <= 1 << 63 => Ok(0i64.wrapping_sub(m as i64)),
-            Num::Neg(m) => Err(Error::out_of_range("i64", format_args!("-{m}"))),
-            Num::F(f) => {
-                if f.fract() == 0.0
-                    && (-9.223_372_036_854_776e18..9.223_372_036_854_776e18).contains(&f)
-                {
-                    Ok(f as i64)
-                } else {
-                    Err(Error::out_of_range("i64", f))
-                }
+        match int_in_buffer(r.fill_buf()?) {
+            Some((Num::U(u), size)) if u <= i64::MAX as u64 => {
+                r.consume(size);
+                Ok(u as i64)
             }
+            Some((Num::Neg(m), size)) if m <= 1 << 63 => {
+                r.consume(size);
+                Ok(0i64.wrapping_sub(m as i64))
+            }
+            _ => self.read_i64_slow(r),
         }
     }
 
+    /// As [`DecodeFormat::read_i64`], with [`BincDecoder::read_u64_slow`].
     #[inline]
     fn read_u64<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<u64> {
-        match self.read_number(r, "u64")? {
-            Num::U(u) | Num::Neg(u @ 0) => Ok(u),
-            Num::Neg(m) => Err(Error::out_of_range("u64", format_args!("-{m}"))),
-            Num::F(f) => {
-                if f.fract() == 0.0 && (0.0..1.844_674_407_370_955_2e19).contains(&f) {
-                    Ok(f as u64)
-                } else {
-                    Err(Error::out_of_range("u64", f))
-                }
+        match int_in_buffer(r.fill_buf()?) {
+            Some((Num::U(u) | Num::Neg(u @ 0), size)) => {
+                r.consume(size);
+                Ok(u)
             }
+            _ => self.read_u64_slow(r),
         }
     }
 
@@ -977,5 +1035,56 @@ mod tests {
         assert!(from_slice::<String, _>(&hex("46 ff fe"), &h).is_err());
         assert!(from_slice::<bool, _>(&hex("90"), &h).is_err());
         assert!(!from_slice::<bool, _>(&hex("00"), &h).unwrap());
+    }
+
+    /// The inline integer reads agree with the general path
+    /// (`read_number` and its conversions) on every descriptor byte, on
+    /// magnitudes of one to eight bytes at the edges of each width and of
+    /// the target's range, whole, cut short and followed by more bytes.
+    #[test]
+    fn inline_integer_reads_agree_with_the_general_path() {
+        use codec_core::SliceReader;
+        let payloads: [u64; 9] = [
+            0,
+            1,
+            0x7f,
+            0xff,
+            0x8000,
+            0x7fff_ffff,
+            0x7fff_ffff_ffff_ffff,
+            0x8000_0000_0000_0000,
+            u64::MAX,
+        ];
+        let mut inputs: Vec<Vec<u8>> = (0..=0xffu8).map(|b| vec![b]).collect();
+        for vd in [0x10u8, 0x20] {
+            for n in 1..=8usize {
+                for p in payloads {
+                    let mut b = vec![vd | (n as u8 - 1)];
+                    b.extend_from_slice(&p.to_be_bytes()[8 - n..]);
+                    for cut in 1..b.len() {
+                        inputs.push(b[..cut].to_vec());
+                    }
+                    inputs.push(b.clone());
+                    // Bytes after the item: the eight-byte read must not take them.
+                    b.extend_from_slice(&[0xa5; 9]);
+                    inputs.push(b);
+                }
+            }
+        }
+        let outcome = |res: Result<u64>, r: &SliceReader<'_>| match res {
+            Ok(v) => Ok((v, r.offset())),
+            Err(e) => Err(e.to_string()),
+        };
+        for b in &inputs {
+            let mut d = BincDecoder::new();
+            let (mut fast, mut slow) = (SliceReader::new(b), SliceReader::new(b));
+            let got = d.read_i64(&mut fast).map(|v| v as u64);
+            let want = d.read_i64_slow(&mut slow).map(|v| v as u64);
+            assert_eq!(outcome(got, &fast), outcome(want, &slow), "i64 {b:02x?}");
+            let (mut fast, mut slow) = (SliceReader::new(b), SliceReader::new(b));
+            let got = d.read_u64(&mut fast);
+            let want = d.read_u64_slow(&mut slow);
+            assert_eq!(outcome(got, &fast), outcome(want, &slow), "u64 {b:02x?}");
+        }
     }
 }
