@@ -13,6 +13,43 @@ use codec_core::{
 pub struct SimpleDecoder;
 
 impl SimpleDecoder {
+    /// [`DecodeFormat::read_i64`] for everything but an integer that fits
+    /// and is buffered whole.
+    #[inline(never)]
+    fn read_i64_slow<'de, R: Read<'de>>(r: &mut R) -> Result<i64> {
+        match read_number(r, "i64")? {
+            Num::U(u) => i64::try_from(u).map_err(|_| Error::out_of_range("i64", u)),
+            Num::Neg(m) if m <= 1 << 63 => Ok(0i64.wrapping_sub(m as i64)),
+            Num::Neg(m) => Err(Error::out_of_range("i64", format_args!("-{m}"))),
+            Num::F(f) => {
+                if f.fract() == 0.0
+                    && (-9.223_372_036_854_776e18..9.223_372_036_854_776e18).contains(&f)
+                {
+                    Ok(f as i64)
+                } else {
+                    Err(Error::out_of_range("i64", f))
+                }
+            }
+        }
+    }
+
+    /// [`DecodeFormat::read_u64`] for everything but an integer that fits
+    /// and is buffered whole.
+    #[inline(never)]
+    fn read_u64_slow<'de, R: Read<'de>>(r: &mut R) -> Result<u64> {
+        match read_number(r, "u64")? {
+            Num::U(u) | Num::Neg(u @ 0) => Ok(u),
+            Num::Neg(m) => Err(Error::out_of_range("u64", format_args!("-{m}"))),
+            Num::F(f) => {
+                if f.fract() == 0.0 && (0.0..1.844_674_407_370_955_2e19).contains(&f) {
+                    Ok(f as u64)
+                } else {
+                    Err(Error::out_of_range("u64", f))
+                }
+            }
+        }
+    }
+
     /// A driver.
     pub fn new() -> Self {
         SimpleDecoder
@@ -41,6 +78,27 @@ fn read_magnitude<'de, R: Read<'de>>(r: &mut R, code: u8) -> Result<u64> {
         2 => u32::from_be_bytes(r.read_array::<4>()?) as u64,
         _ => u64::from_be_bytes(r.read_array::<8>()?),
     })
+}
+
+/// The integer item at the start of `buf` when `buf` holds it whole (a
+/// positive or negative magnitude of 1, 2, 4 or 8 bytes), and its size in
+/// bytes. The typed integer reads take it without a call; anything else
+/// (nil, a float, another type, an item cut by the buffer's end) is
+/// `None`, left to [`read_number`] and its conversions and errors.
+#[inline(always)]
+fn int_in_buffer(buf: &[u8]) -> Option<(Num, usize)> {
+    let (&bd, rest) = buf.split_first()?;
+    if !(0x08..=0x0F).contains(&bd) {
+        return None;
+    }
+    let n = 1usize << (bd & 0x03);
+    let m = match rest.first_chunk::<8>() {
+        // Eight bytes at once, the item's `n` on top: no branch on the
+        // width, which varies from item to item.
+        Some(w) => u64::from_be_bytes(*w) >> (8 * (8 - n)),
+        None => be_uint(rest, 0, n)?,
+    };
+    Some((if bd < 0x0C { Num::U(m) } else { Num::Neg(m) }, 1 + n))
 }
 
 /// A container length from its length-of-length code `bd & 7`.
@@ -310,36 +368,32 @@ impl DecodeFormat for SimpleDecoder {
         }
     }
 
+    /// An integer that fits, whole in the buffer, inline; the rest in
+    /// [`SimpleDecoder::read_i64_slow`].
     #[inline]
     fn read_i64<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<i64> {
-        match read_number(r, "i64")? {
-            Num::U(u) => i64::try_from(u).map_err(|_| Error::out_of_range("i64", u)),
-            Num::Neg(m) if m <= 1 << 63 => Ok(0i64.wrapping_sub(m as i64)),
-            Num::Neg(m) => Err(Error::out_of_range("i64", format_args!("-{m}"))),
-            Num::F(f) => {
-                if f.fract() == 0.0
-                    && (-9.223_372_036_854_776e18..9.223_372_036_854_776e18).contains(&f)
-                {
-                    Ok(f as i64)
-                } else {
-                    Err(Error::out_of_range("i64", f))
-                }
+        match int_in_buffer(r.fill_buf()?) {
+            Some((Num::U(u), size)) if u <= i64::MAX as u64 => {
+                r.consume(size);
+                Ok(u as i64)
             }
+            Some((Num::Neg(m), size)) if m <= 1 << 63 => {
+                r.consume(size);
+                Ok(0i64.wrapping_sub(m as i64))
+            }
+            _ => Self::read_i64_slow(r),
         }
     }
 
+    /// As [`DecodeFormat::read_i64`], with [`SimpleDecoder::read_u64_slow`].
     #[inline]
     fn read_u64<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<u64> {
-        match read_number(r, "u64")? {
-            Num::U(u) | Num::Neg(u @ 0) => Ok(u),
-            Num::Neg(m) => Err(Error::out_of_range("u64", format_args!("-{m}"))),
-            Num::F(f) => {
-                if f.fract() == 0.0 && (0.0..1.844_674_407_370_955_2e19).contains(&f) {
-                    Ok(f as u64)
-                } else {
-                    Err(Error::out_of_range("u64", f))
-                }
+        match int_in_buffer(r.fill_buf()?) {
+            Some((Num::U(u) | Num::Neg(u @ 0), size)) => {
+                r.consume(size);
+                Ok(u)
             }
+            _ => Self::read_u64_slow(r),
         }
     }
 
@@ -636,5 +690,54 @@ mod tests {
         // Map keys keep their zero values.
         let m: std::collections::BTreeMap<String, bool> = [(String::new(), false)].into();
         assert_eq!(to_vec(&m, &h).unwrap(), hex("f1 01 d8 01"));
+    }
+
+    /// The inline integer reads agree with the general path
+    /// (`read_number` and its conversions) on every descriptor byte, on
+    /// magnitudes at the edges of each width and of the target's range,
+    /// whole, cut short and followed by more bytes.
+    #[test]
+    fn inline_integer_reads_agree_with_the_general_path() {
+        use codec_core::SliceReader;
+        let payloads: [u64; 9] = [
+            0,
+            1,
+            0x7f,
+            0xff,
+            0x8000,
+            0x7fff_ffff,
+            0x7fff_ffff_ffff_ffff,
+            0x8000_0000_0000_0000,
+            u64::MAX,
+        ];
+        let mut inputs: Vec<Vec<u8>> = (0..=0xffu8).map(|b| vec![b]).collect();
+        for bd in 0x08..=0x0Fu8 {
+            let n = 1usize << (bd & 0x03);
+            for p in payloads {
+                let mut b = vec![bd];
+                b.extend_from_slice(&p.to_be_bytes()[8 - n..]);
+                for cut in 1..b.len() {
+                    inputs.push(b[..cut].to_vec());
+                }
+                inputs.push(b.clone());
+                b.extend_from_slice(&[0xa5; 9]);
+                inputs.push(b);
+            }
+        }
+        let outcome = |res: Result<u64>, r: &SliceReader<'_>| match res {
+            Ok(v) => Ok((v, r.offset())),
+            Err(e) => Err(e.to_string()),
+        };
+        for b in &inputs {
+            let mut d = SimpleDecoder::new();
+            let (mut fast, mut slow) = (SliceReader::new(b), SliceReader::new(b));
+            let got = d.read_i64(&mut fast).map(|v| v as u64);
+            let want = SimpleDecoder::read_i64_slow(&mut slow).map(|v| v as u64);
+            assert_eq!(outcome(got, &fast), outcome(want, &slow), "i64 {b:02x?}");
+            let (mut fast, mut slow) = (SliceReader::new(b), SliceReader::new(b));
+            let got = d.read_u64(&mut fast);
+            let want = SimpleDecoder::read_u64_slow(&mut slow);
+            assert_eq!(outcome(got, &fast), outcome(want, &slow), "u64 {b:02x?}");
+        }
     }
 }
