@@ -329,6 +329,17 @@ fn variant_accs(st: &Struct) -> (Vec<Acc<'_>>, TokenStream) {
     (accs, quote!({ #(#pats),* }))
 }
 
+/// Structs of up to this many fields have their `encode` always inlined
+/// (others get `#[inline]`, a hint the compiler mostly declines for a
+/// struct nested in another). A point or a small record inside a larger
+/// struct is then written in its caller's body, with no call, no saved
+/// registers and the writer's length kept in a register across it:
+/// encoding mk48 (a `Vector2f` in a `Transform` in each `Contact`, and a
+/// `Guidance`) ran 8.76M -> 8.19M instructions in MessagePack and
+/// 9.04M -> 8.06M in CBOR, mesh in CBOR 33.5M -> 32.0M; twitter, citm_catalog
+/// and canada within 1 %.
+const SMALL_STRUCT: usize = 4;
+
 /// The `Encode` impl, plus `Flatten` for structs with named fields and string keys.
 pub fn derive(c: &Container, g: &Gen) -> TokenStream {
     let k = &c.krate;
@@ -402,10 +413,16 @@ pub fn derive(c: &Container, g: &Gen) -> TokenStream {
             #extra
         };
     }
+    let inline = match &c.body {
+        Body::Struct(st) if st.fields.len() <= SMALL_STRUCT && !st.dynamic() => {
+            quote!(#[inline(always)])
+        }
+        _ => quote!(#[inline]),
+    };
     quote! {
         #[automatically_derived]
         impl #impl_g #k::Encode for #ident #ty_g #where_ {
-            #[inline]
+            #inline
             fn encode<__W: #k::Write, __F: #k::EncodeFormat>(&self, __e: &mut #k::Encoder<__W, __F>) -> #k::Result<()> {
                 #body
             }
