@@ -1044,33 +1044,10 @@ mod tests {
     #[test]
     fn inline_integer_reads_agree_with_the_general_path() {
         use codec_core::SliceReader;
-        let payloads: [u64; 9] = [
-            0,
-            1,
-            0x7f,
-            0xff,
-            0x8000,
-            0x7fff_ffff,
-            0x7fff_ffff_ffff_ffff,
-            0x8000_0000_0000_0000,
-            u64::MAX,
-        ];
-        let mut inputs: Vec<Vec<u8>> = (0..=0xffu8).map(|b| vec![b]).collect();
-        for vd in [0x10u8, 0x20] {
-            for n in 1..=8usize {
-                for p in payloads {
-                    let mut b = vec![vd | (n as u8 - 1)];
-                    b.extend_from_slice(&p.to_be_bytes()[8 - n..]);
-                    for cut in 1..b.len() {
-                        inputs.push(b[..cut].to_vec());
-                    }
-                    inputs.push(b.clone());
-                    // Bytes after the item: the eight-byte read must not take them.
-                    b.extend_from_slice(&[0xa5; 9]);
-                    inputs.push(b);
-                }
-            }
-        }
+        let heads = [0x10u8, 0x20]
+            .into_iter()
+            .flat_map(|vd| (1..=8usize).map(move |n| (vd | (n as u8 - 1), n)));
+        let inputs = codec_test_support::integer_items(heads);
         let outcome = |res: Result<u64>, r: &SliceReader<'_>| match res {
             Ok(v) => Ok((v, r.offset())),
             Err(e) => Err(e.to_string()),

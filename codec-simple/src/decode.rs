@@ -699,31 +699,8 @@ mod tests {
     #[test]
     fn inline_integer_reads_agree_with_the_general_path() {
         use codec_core::SliceReader;
-        let payloads: [u64; 9] = [
-            0,
-            1,
-            0x7f,
-            0xff,
-            0x8000,
-            0x7fff_ffff,
-            0x7fff_ffff_ffff_ffff,
-            0x8000_0000_0000_0000,
-            u64::MAX,
-        ];
-        let mut inputs: Vec<Vec<u8>> = (0..=0xffu8).map(|b| vec![b]).collect();
-        for bd in 0x08..=0x0Fu8 {
-            let n = 1usize << (bd & 0x03);
-            for p in payloads {
-                let mut b = vec![bd];
-                b.extend_from_slice(&p.to_be_bytes()[8 - n..]);
-                for cut in 1..b.len() {
-                    inputs.push(b[..cut].to_vec());
-                }
-                inputs.push(b.clone());
-                b.extend_from_slice(&[0xa5; 9]);
-                inputs.push(b);
-            }
-        }
+        let heads = (0x08..=0x0Fu8).map(|bd| (bd, 1usize << (bd & 0x03)));
+        let inputs = codec_test_support::integer_items(heads);
         let outcome = |res: Result<u64>, r: &SliceReader<'_>| match res {
             Ok(v) => Ok((v, r.offset())),
             Err(e) => Err(e.to_string()),

@@ -52,3 +52,47 @@ impl std::io::Read for Trickle<'_> {
         self.one.read(buf)
     }
 }
+
+/// Inputs for checking a binary format's integer reads against each
+/// other: every single byte, then for each `(head, n)` (a descriptor byte
+/// followed by an `n`-byte big-endian payload, `n` in 1..=8) and each
+/// payload at the edges of the widths and signs (0, 1, `0x7f`, `0xff`,
+/// `0x8000`, `0x7fff_ffff`, `i64::MAX`, `2^63`, `u64::MAX`, cut to `n`
+/// bytes): the item cut short at every length, the item whole, and the
+/// item followed by nine more bytes (which a read of eight bytes at once
+/// must not take).
+///
+/// ```
+/// let inputs = codec_test_support::integer_items([(0x11, 2)]);
+/// assert!(inputs.contains(&vec![0x11, 0x80, 0x00]));
+/// assert!(inputs.contains(&vec![0x11, 0x80])); // cut short
+/// assert_eq!(inputs.len(), 256 + 9 * 4);
+/// ```
+pub fn integer_items(heads: impl IntoIterator<Item = (u8, usize)>) -> Vec<Vec<u8>> {
+    const PAYLOADS: [u64; 9] = [
+        0,
+        1,
+        0x7f,
+        0xff,
+        0x8000,
+        0x7fff_ffff,
+        0x7fff_ffff_ffff_ffff,
+        0x8000_0000_0000_0000,
+        u64::MAX,
+    ];
+    let mut inputs: Vec<Vec<u8>> = (0..=0xffu8).map(|b| vec![b]).collect();
+    for (head, n) in heads {
+        assert!((1..=8).contains(&n), "a payload of {n} bytes");
+        for p in PAYLOADS {
+            let mut b = vec![head];
+            b.extend_from_slice(&p.to_be_bytes()[8 - n..]);
+            for cut in 1..b.len() {
+                inputs.push(b[..cut].to_vec());
+            }
+            inputs.push(b.clone());
+            b.extend_from_slice(&[0xa5; 9]);
+            inputs.push(b);
+        }
+    }
+    inputs
+}
