@@ -167,37 +167,17 @@ impl CborEncoder {
         }
     }
 
-    /// An array of floats: with native widths and a definite length (the
-    /// defaults) the head and then each item's bits in one inlined loop
-    /// (`bits`: [`write_f32_bits`] or [`write_f64_bits`]), so that a
-    /// point's or a vector's coordinates as a struct field make no call;
-    /// with narrowing or indefinite lengths item by item as the default
-    /// writes them (`item`: `write_f32` or `write_f64`), out of line.
-    #[inline(always)]
-    fn write_float_array<W: Write, T: Copy>(
-        &mut self,
-        w: &mut W,
-        items: &[T],
-        bits: fn(&mut W, T) -> Result<()>,
-        item: fn(&mut Self, &mut W, T) -> Result<()>,
-    ) -> Result<()> {
-        if self.floats != Floats::Native || self.indefinite {
-            return self.write_float_array_general(w, items, item);
-        }
-        write_head(w, ARRAY, items.len() as u64)?;
-        items.iter().try_for_each(|&v| bits(w, v))
+    /// `write_f32_array` with narrowing or indefinite lengths: as the
+    /// default writes it.
+    #[inline(never)]
+    fn write_f32_array_general<W: Write>(&mut self, w: &mut W, items: &[f32]) -> Result<()> {
+        write_array_each(self, w, items, Self::write_f32)
     }
 
-    /// [`write_float_array`](Self::write_float_array) with narrowing or
-    /// indefinite lengths.
+    /// As [`write_f32_array_general`](Self::write_f32_array_general).
     #[inline(never)]
-    fn write_float_array_general<W: Write, T: Copy>(
-        &mut self,
-        w: &mut W,
-        items: &[T],
-        item: fn(&mut Self, &mut W, T) -> Result<()>,
-    ) -> Result<()> {
-        write_array_each(self, w, items, item)
+    fn write_f64_array_general<W: Write>(&mut self, w: &mut W, items: &[f64]) -> Result<()> {
+        write_array_each(self, w, items, Self::write_f64)
     }
 
     /// Writes a text or byte string, chunked when `indefinite` is on.
@@ -381,16 +361,26 @@ impl EncodeFormat for CborEncoder {
         }
     }
 
-    /// See [`CborEncoder::write_float_array`].
+    /// A definite array of native-width floats (the default) in one
+    /// inlined loop: a point's or a vector's coordinates as a struct field
+    /// make no call. Anything else as the default writes it, out of line.
     #[inline]
     fn write_f32_array<W: Write>(&mut self, w: &mut W, items: &[f32]) -> Result<()> {
-        self.write_float_array(w, items, write_f32_bits, Self::write_f32)
+        if self.floats != Floats::Native || self.indefinite {
+            return self.write_f32_array_general(w, items);
+        }
+        write_head(w, ARRAY, items.len() as u64)?;
+        items.iter().try_for_each(|&v| write_f32_bits(w, v))
     }
 
-    /// See [`CborEncoder::write_float_array`].
+    /// As [`write_f32_array`](Self::write_f32_array).
     #[inline]
     fn write_f64_array<W: Write>(&mut self, w: &mut W, items: &[f64]) -> Result<()> {
-        self.write_float_array(w, items, write_f64_bits, Self::write_f64)
+        if self.floats != Floats::Native || self.indefinite {
+            return self.write_f64_array_general(w, items);
+        }
+        write_head(w, ARRAY, items.len() as u64)?;
+        items.iter().try_for_each(|&v| write_f64_bits(w, v))
     }
 
     #[inline]
