@@ -1,6 +1,7 @@
 //! [`BincDecoder`]: the decoding half of the Binc driver.
 
 use crate::{GO_NAN_BITS, go_zero_time};
+use codec_core::scalar::Number as Num;
 use codec_core::{
     DecodeFormat, Error, ErrorKind, Found, KeyHint, KeyStep, Kind, Read, Reference, Result, Seq,
     Time, Value, be_uint, float_array_in_buffer, hint_in_buffer, key_in_buffer, scalar,
@@ -88,37 +89,14 @@ impl BincDecoder {
     /// and is buffered whole.
     #[inline(never)]
     fn read_i64_slow<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<i64> {
-        match self.read_number(r, "i64")? {
-            Num::U(u) => i64::try_from(u).map_err(|_| Error::out_of_range("i64", u)),
-            Num::Neg(m) if m <= 1 << 63 => Ok(0i64.wrapping_sub(m as i64)),
-            Num::Neg(m) => Err(Error::out_of_range("i64", format_args!("-{m}"))),
-            Num::F(f) => {
-                if f.fract() == 0.0
-                    && (-9.223_372_036_854_776e18..9.223_372_036_854_776e18).contains(&f)
-                {
-                    Ok(f as i64)
-                } else {
-                    Err(Error::out_of_range("i64", f))
-                }
-            }
-        }
+        self.read_number(r, "i64")?.to_i64()
     }
 
     /// [`DecodeFormat::read_u64`] for everything but an integer that fits
     /// and is buffered whole.
     #[inline(never)]
     fn read_u64_slow<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<u64> {
-        match self.read_number(r, "u64")? {
-            Num::U(u) | Num::Neg(u @ 0) => Ok(u),
-            Num::Neg(m) => Err(Error::out_of_range("u64", format_args!("-{m}"))),
-            Num::F(f) => {
-                if f.fract() == 0.0 && (0.0..1.844_674_407_370_955_2e19).contains(&f) {
-                    Ok(f as u64)
-                } else {
-                    Err(Error::out_of_range("u64", f))
-                }
-            }
-        }
+        self.read_number(r, "u64")?.to_u64()
     }
 
     /// Reads any numeric item (or nil, which reads as zero).
@@ -187,14 +165,6 @@ impl BincDecoder {
             _ => Err(invalid(bd)),
         }
     }
-}
-
-/// A number as read, before conversion to the target.
-enum Num {
-    U(u64),
-    /// A negative integer, by magnitude.
-    Neg(u64),
-    F(f64),
 }
 
 #[inline]
@@ -592,11 +562,7 @@ impl DecodeFormat for BincDecoder {
             r.read_u8()?;
             return Ok(f64::from_be_bytes(r.read_array::<8>()?));
         }
-        Ok(match self.read_number(r, "f64")? {
-            Num::U(u) => u as f64,
-            Num::Neg(m) => -(m as f64),
-            Num::F(f) => f,
-        })
+        Ok(self.read_number(r, "f64")?.to_f64())
     }
 
     /// An array of up to 11 doubles with its length in the head byte

@@ -145,3 +145,79 @@ mod tests {
         assert_eq!(string_in(item, 1, usize::MAX, true, &short), None);
     }
 }
+
+/// A number as a binary format with a sign-and-magnitude integer and a
+/// float item (Binc, Simple) reads it, and the typed reads' conversions
+/// from it: an integer target takes an integer in its range or a float
+/// with no fraction inside it (as ugorji decodes into Go's integer
+/// types); anything else is [`ErrorKind::OutOfRange`](crate::ErrorKind::OutOfRange).
+///
+/// ```
+/// use codec_core::scalar::Number;
+///
+/// assert_eq!(Number::Neg(1 << 63).to_i64().unwrap(), i64::MIN);
+/// assert!(Number::Neg((1 << 63) + 1).to_i64().is_err());
+/// assert_eq!(Number::Neg(0).to_u64().unwrap(), 0);
+/// assert!(Number::Neg(1).to_u64().is_err());
+/// assert_eq!(Number::F(3.0).to_u64().unwrap(), 3);
+/// assert!(Number::F(3.5).to_i64().is_err());
+/// assert_eq!(Number::Neg(2).to_f64(), -2.0);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Number {
+    /// A non-negative integer.
+    U(u64),
+    /// A negative integer, by magnitude (a magnitude of zero is zero).
+    Neg(u64),
+    /// A float.
+    F(f64),
+}
+
+impl Number {
+    /// As an `i64`: an integer in range, or a float with no fraction in range.
+    #[inline]
+    pub fn to_i64(self) -> crate::Result<i64> {
+        use crate::Error;
+        match self {
+            Number::U(u) => i64::try_from(u).map_err(|_| Error::out_of_range("i64", u)),
+            Number::Neg(m) if m <= 1 << 63 => Ok(0i64.wrapping_sub(m as i64)),
+            Number::Neg(m) => Err(Error::out_of_range("i64", format_args!("-{m}"))),
+            Number::F(f) => {
+                if f.fract() == 0.0
+                    && (-9.223_372_036_854_776e18..9.223_372_036_854_776e18).contains(&f)
+                {
+                    Ok(f as i64)
+                } else {
+                    Err(Error::out_of_range("i64", f))
+                }
+            }
+        }
+    }
+
+    /// As a `u64`, by the rules of [`Number::to_i64`].
+    #[inline]
+    pub fn to_u64(self) -> crate::Result<u64> {
+        use crate::Error;
+        match self {
+            Number::U(u) | Number::Neg(u @ 0) => Ok(u),
+            Number::Neg(m) => Err(Error::out_of_range("u64", format_args!("-{m}"))),
+            Number::F(f) => {
+                if f.fract() == 0.0 && (0.0..1.844_674_407_370_955_2e19).contains(&f) {
+                    Ok(f as u64)
+                } else {
+                    Err(Error::out_of_range("u64", f))
+                }
+            }
+        }
+    }
+
+    /// As an `f64` (an integer rounded to the nearest).
+    #[inline]
+    pub fn to_f64(self) -> f64 {
+        match self {
+            Number::U(u) => u as f64,
+            Number::Neg(m) => -(m as f64),
+            Number::F(f) => f,
+        }
+    }
+}

@@ -1,6 +1,7 @@
 //! [`SimpleDecoder`]: the decoding half of the Simple driver.
 
 use crate::{GO_ZERO_UNIX, NIL, UNIX_TO_GO_SECS};
+use codec_core::scalar::Number as Num;
 use codec_core::{
     DecodeFormat, Error, ErrorKind, Found, KeyHint, KeyStep, Kind, Read, Reference, Result, Seq,
     Time, Value, be_uint, float_array_in_buffer, hint_in_buffer, key_in_buffer, scalar,
@@ -17,51 +18,20 @@ impl SimpleDecoder {
     /// and is buffered whole.
     #[inline(never)]
     fn read_i64_slow<'de, R: Read<'de>>(r: &mut R) -> Result<i64> {
-        match read_number(r, "i64")? {
-            Num::U(u) => i64::try_from(u).map_err(|_| Error::out_of_range("i64", u)),
-            Num::Neg(m) if m <= 1 << 63 => Ok(0i64.wrapping_sub(m as i64)),
-            Num::Neg(m) => Err(Error::out_of_range("i64", format_args!("-{m}"))),
-            Num::F(f) => {
-                if f.fract() == 0.0
-                    && (-9.223_372_036_854_776e18..9.223_372_036_854_776e18).contains(&f)
-                {
-                    Ok(f as i64)
-                } else {
-                    Err(Error::out_of_range("i64", f))
-                }
-            }
-        }
+        read_number(r, "i64")?.to_i64()
     }
 
     /// [`DecodeFormat::read_u64`] for everything but an integer that fits
     /// and is buffered whole.
     #[inline(never)]
     fn read_u64_slow<'de, R: Read<'de>>(r: &mut R) -> Result<u64> {
-        match read_number(r, "u64")? {
-            Num::U(u) | Num::Neg(u @ 0) => Ok(u),
-            Num::Neg(m) => Err(Error::out_of_range("u64", format_args!("-{m}"))),
-            Num::F(f) => {
-                if f.fract() == 0.0 && (0.0..1.844_674_407_370_955_2e19).contains(&f) {
-                    Ok(f as u64)
-                } else {
-                    Err(Error::out_of_range("u64", f))
-                }
-            }
-        }
+        read_number(r, "u64")?.to_u64()
     }
 
     /// A driver.
     pub fn new() -> Self {
         SimpleDecoder
     }
-}
-
-/// A number as read, before conversion to the target.
-enum Num {
-    U(u64),
-    /// A negative integer, by magnitude (`0c 00` is a magnitude of zero).
-    Neg(u64),
-    F(f64),
 }
 
 #[inline]
@@ -399,11 +369,7 @@ impl DecodeFormat for SimpleDecoder {
 
     #[inline]
     fn read_f64<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<f64> {
-        Ok(match read_number(r, "f64")? {
-            Num::U(u) => u as f64,
-            Num::Neg(m) => -(m as f64),
-            Num::F(f) => f,
-        })
+        Ok(read_number(r, "f64")?.to_f64())
     }
 
     /// An array of 1 to 255 doubles in the encoder's layout (`e9 n`, then
