@@ -26,13 +26,17 @@ pub use std::vec::Vec;
 pub trait Flatten: Encode {
     /// Items this struct contributes in array form (its fields, recursively inlined).
     const ARRAY_LEN: usize;
-    /// Entries this struct contributes in map form under `opts` (after omitempty).
-    fn flat_len(&self, opts: &EncodeOptions) -> usize;
-    /// Writes this struct's map entries in declaration order; `index` counts entries.
+    /// Entries this struct contributes in map form (after omitempty;
+    /// `omit`: the `omit_empty` option).
+    fn flat_len(&self, omit: bool) -> usize;
+    /// Writes this struct's map entries in declaration order; `index` counts
+    /// entries, `omit` is the `omit_empty` option (read once by the caller:
+    /// once bytes are written, the compiler cannot assume the option unchanged).
     fn flat_encode_map<W: Write, F: EncodeFormat>(
         &self,
         e: &mut Encoder<W, F>,
         index: &mut usize,
+        omit: bool,
     ) -> Result<()>;
     /// Writes this struct's fields as array items; `index` counts items.
     fn flat_encode_array<W: Write, F: EncodeFormat>(
