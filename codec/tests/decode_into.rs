@@ -243,3 +243,66 @@ fn one_decoder_many_documents() {
         }
     });
 }
+
+/// `Item`'s fields in another order, and a key `Item` does not have.
+#[derive(Codec, Debug, Clone, PartialEq, Default)]
+struct Reordered {
+    score: i32,
+    extra: bool,
+    name: String,
+}
+
+#[test]
+fn keys_in_any_order_unknown_keys_array_form_and_mismatch() {
+    let reordered = Reordered {
+        score: 7,
+        extra: true,
+        name: "n".into(),
+    };
+    each_handle!(h => {
+        let name = h.name();
+        // Any key order; the unknown key is skipped, the absent field kept.
+        let mut target = item("old", 1);
+        into(&to_vec(&reordered, &h).unwrap(), &h, &mut target);
+        assert_eq!(target, Item { name: "n".into(), tags: item("old", 1).tags, score: 7 }, "{name}");
+        // Not a map or an array: a type mismatch at the start.
+        let bytes = to_vec(&5u8, &h).unwrap();
+        let err = h.decoder(&bytes).decode_into(&mut target).unwrap_err();
+        assert!(matches!(err.kind(), codec::ErrorKind::TypeMismatch { .. }), "{name}: {err}");
+        assert_eq!(err.offset(), Some(0), "{name}");
+    });
+    each_handle_with!(Options::default().error_on_unknown_field(true), h => {
+        let bytes = to_vec(&reordered, &h).unwrap();
+        let mut target = item("old", 1);
+        let err = h.decoder(&bytes).decode_into(&mut target).unwrap_err();
+        assert!(
+            matches!(err.kind(), codec::ErrorKind::UnknownField(k) if k == "extra"),
+            "{}: {err}",
+            h.name()
+        );
+    });
+    each_handle_with!(Options::default().struct_to_array(true), h => {
+        let name = h.name();
+        // The array form: items by position; a shorter array leaves the rest.
+        let mut target = item("old", 1);
+        into(&to_vec(&item("new", 2), &h).unwrap(), &h, &mut target);
+        assert_eq!(target, item("new", 2), "{name}");
+        into(&to_vec(&("short",), &h).unwrap(), &h, &mut target);
+        assert_eq!(target, Item { name: "short".into(), ..item("new", 2) }, "{name}");
+        // A longer one has its extra items skipped...
+        let bytes = to_vec(&("a", vec!["b"], 3, 4), &h).unwrap();
+        into(&bytes, &h, &mut target);
+        assert_eq!(target, Item { name: "a".into(), tags: vec!["b".into()], score: 3 }, "{name}");
+    });
+    // ...unless that is an error (ugorji's `ErrorIfNoArrayExpand`).
+    each_handle_with!(Options::default().struct_to_array(true).error_on_array_overflow(true), h => {
+        let bytes = to_vec(&("a", vec!["b"], 3, 4), &h).unwrap();
+        let mut target = item("old", 1);
+        let err = h.decoder(&bytes).decode_into(&mut target).unwrap_err();
+        assert!(
+            matches!(err.kind(), codec::ErrorKind::InvalidLength { expected: 3, found: 4 }),
+            "{}: {err}",
+            h.name()
+        );
+    });
+}
