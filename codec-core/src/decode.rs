@@ -333,8 +333,18 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
     /// item that a type mismatch left unread ([`Kind::mismatch_unread`]).
     #[cold]
     fn fail(&mut self, e: Error) -> Error {
-        let e = self.at(e);
+        let e = if e.is_unread() {
+            e.at(self.next_item_offset())
+        } else {
+            self.at(e)
+        };
         self.quote(e)
+    }
+
+    /// Where the next item starts ([`DecodeFormat::next_item_offset`]).
+    #[cold]
+    fn next_item_offset(&self) -> u64 {
+        self.f.next_item_offset(self.r.offset())
     }
 
     /// [`Decoder::fail`] for a number read from offset `at`: a range error
@@ -375,7 +385,7 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
         if !e.is_unread() {
             return e;
         }
-        if e.offset().is_some_and(|o| o != self.r.offset()) {
+        if e.offset().is_some_and(|o| o != self.next_item_offset()) {
             // Something was read since: the item is gone.
             return e.quoted(None);
         }
@@ -392,7 +402,7 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
     /// [`Decoder::peek_kind`]).
     #[cold]
     pub fn mismatch(&mut self, kind: Kind, expected: &'static str) -> Error {
-        let off = self.r.offset();
+        let off = self.next_item_offset();
         self.quote(kind.mismatch_unread(expected).at(off))
     }
 

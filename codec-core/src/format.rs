@@ -718,6 +718,15 @@ pub trait DecodeFormat: Sized {
         0
     }
 
+    /// Where the next item starts, the reader standing at `offset`: `offset`
+    /// itself, unless the format has read ahead an item it keeps pending
+    /// (JSON reads a number whole to tell its kind in `peek_kind`), whose
+    /// first byte it gives. Locates a type mismatch found after a peek.
+    #[inline]
+    fn next_item_offset(&self, offset: u64) -> u64 {
+        offset
+    }
+
     /// Called when a new top-level value starts in a stream (resets per-value state).
     #[inline]
     fn reset(&mut self) {}

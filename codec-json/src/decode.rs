@@ -58,6 +58,8 @@ pub struct JsonDecoder {
     prefer_float: bool,
     parse_quoted_keys: bool,
     pending: Option<Pending>,
+    /// Where the pending item starts.
+    pending_at: u64,
     /// Between `map_next` and `map_value`: the next item is a key.
     in_key: bool,
     /// A number split across reader buffers.
@@ -106,9 +108,10 @@ fn mismatch<'de, R: Read<'de>>(r: &R, b: u8, expected: &'static str) -> Error {
     kind.mismatch_unread(expected).at(r.offset())
 }
 
-/// A type mismatch for a value already read ahead (`aux` holds a pending key's text).
+/// A type mismatch for a value already read ahead (`aux` holds a pending
+/// key's text), at its first byte (`at`).
 #[cold]
-fn pending_mismatch(p: &Pending, aux: &[u8], expected: &'static str) -> Error {
+fn pending_mismatch(p: &Pending, aux: &[u8], expected: &'static str, at: u64) -> Error {
     let found = match *p {
         Pending::Num(Num::U(v)) => Found::Uint(u128::from(v)),
         Pending::Num(Num::I(v)) => Found::Int(i128::from(v)),
@@ -119,7 +122,7 @@ fn pending_mismatch(p: &Pending, aux: &[u8], expected: &'static str) -> Error {
             len: aux.len(),
         },
     };
-    Error::type_mismatch(expected, found)
+    Error::type_mismatch(expected, found).at(at)
 }
 
 /// Skips whitespace and returns the next byte without consuming it.
@@ -561,6 +564,7 @@ impl JsonDecoder {
             prefer_float: h.prefer_float,
             parse_quoted_keys: h.parse_quoted_keys,
             pending: None,
+            pending_at: 0,
             in_key: false,
             num_buf: Vec::new(),
             aux: Vec::new(),
@@ -673,7 +677,12 @@ impl JsonDecoder {
                 scratch.extend_from_slice(&self.aux);
                 Reference::Copied(&scratch[..]).into_str()
             }
-            other => Err(pending_mismatch(&other, &self.aux, "text string")),
+            other => Err(pending_mismatch(
+                &other,
+                &self.aux,
+                "text string",
+                self.pending_at,
+            )),
         }
     }
 
@@ -683,7 +692,7 @@ impl JsonDecoder {
         if let Some(p) = self.pending.take() {
             return match p {
                 Pending::Bool(v) => Ok(v),
-                other => Err(pending_mismatch(&other, &self.aux, "bool")),
+                other => Err(pending_mismatch(&other, &self.aux, "bool", self.pending_at)),
             };
         }
         let b = next_token(r)?;
@@ -895,7 +904,12 @@ impl JsonDecoder {
                     self.aux = text;
                     res
                 }
-                other => Err(pending_mismatch(&other, &self.aux, expected)),
+                other => Err(pending_mismatch(
+                    &other,
+                    &self.aux,
+                    expected,
+                    self.pending_at,
+                )),
             };
         }
         let b = next_token(r)?;
@@ -921,6 +935,7 @@ impl JsonDecoder {
 
     /// Reads a quoted key into `aux` and classifies it (with `parse_quoted_keys`).
     fn classify_quoted_key<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<Kind> {
+        self.pending_at = r.offset();
         r.consume(1);
         let mut text = std::mem::take(&mut self.aux);
         let res = read_string_body(r, &mut text).map(|s| s.to_vec());
@@ -966,8 +981,10 @@ impl JsonDecoder {
             b't' | b'f' => Kind::Bool,
             b'n' => Kind::Nil,
             b'-' | b'0'..=b'9' => {
+                let at = r.offset();
                 let n = self.read_num(r, false)?;
                 self.pending = Some(Pending::Num(n));
+                self.pending_at = at;
                 n.kind(self.prefer_float)
             }
             _ => return Err(unexpected(b, "a value")),
@@ -1119,6 +1136,17 @@ impl DecodeFormat for JsonDecoder {
             .iter()
             .take_while(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r' | b',' | b':'))
             .count()
+    }
+
+    /// A number read by `peek_kind` (or a quoted key classified there)
+    /// starts where it was read from, before the reader's offset.
+    #[inline]
+    fn next_item_offset(&self, offset: u64) -> u64 {
+        if self.pending.is_some() {
+            self.pending_at
+        } else {
+            offset
+        }
     }
 
     /// `null` is Nil, `true`/`false` Bool, strings Str, `[` Array, `{` Map;
@@ -1425,7 +1453,7 @@ impl DecodeFormat for JsonDecoder {
     #[inline(always)]
     fn array_begin<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<Seq> {
         if let Some(p) = &self.pending {
-            return Err(pending_mismatch(p, &self.aux, "array"));
+            return Err(pending_mismatch(p, &self.aux, "array", self.pending_at));
         }
         let b = next_token(r)?;
         if b != b'[' {
@@ -1466,7 +1494,7 @@ impl DecodeFormat for JsonDecoder {
     #[inline(always)]
     fn map_begin<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<Seq> {
         if let Some(p) = &self.pending {
-            return Err(pending_mismatch(p, &self.aux, "map"));
+            return Err(pending_mismatch(p, &self.aux, "map", self.pending_at));
         }
         let b = next_token(r)?;
         if b != b'{' {

@@ -104,6 +104,35 @@ fn type_mismatch_deep_inside_names_type_path_and_offset() {
     }
 }
 
+/// A number where a struct is expected is reported at the number's first
+/// byte, with its value: JSON reads a number whole to tell its kind, and
+/// the error must not point past it.
+#[test]
+fn number_for_a_struct_points_at_the_number() {
+    for (bad, found) in [
+        (Value::Int(-12345), "integer -12345"),
+        (Value::F64(2.5), "float 2.5"),
+    ] {
+        for h in handles() {
+            let bytes = h.to_vec(&doc_with_last_line(bad.clone())).unwrap();
+            let enc = h.to_vec(&bad).unwrap();
+            let at = bytes
+                .windows(enc.len())
+                .rposition(|w| w == enc.as_slice())
+                .unwrap();
+            let err = h.from_slice::<Doc>(&bytes).unwrap_err();
+            check_located(&h, &err, ".orders[1].lines[2]", at);
+            match err.kind() {
+                ErrorKind::TypeMismatch { expected, found: f } => {
+                    assert_eq!(*expected, "map or array (struct)", "{}: {err}", h.name());
+                    assert_eq!(f, found, "{}: {err}", h.name());
+                }
+                other => panic!("{}: unexpected kind {other:?}: {err}", h.name()),
+            }
+        }
+    }
+}
+
 #[test]
 fn out_of_range_points_at_the_number() {
     for h in handles() {
@@ -568,7 +597,8 @@ fn mismatch_on_a_struct_quotes_the_value() {
     for h in handles() {
         let bytes = h.to_vec(&Value::Array(vec![Value::Uint(7)])).unwrap();
         let err = h.from_slice::<Vec<Age>>(&bytes).unwrap_err();
-        let at = bytes.len() - h.to_vec(&7u32).unwrap().len();
+        // The number's first byte (JSON's `[7]`: 1, not 2 past it).
+        let at = find(&bytes, &h.to_vec(&7u32).unwrap(), 1);
         assert_eq!(
             err.to_string(),
             format!("expected map or array (struct), found integer 7 at [0] (byte {at})"),
@@ -803,4 +833,60 @@ fn from_value_quotes_the_value_found() {
             .starts_with("expected u32, found array (2 items) at .age"),
         "{err}"
     );
+}
+
+#[derive(Codec, Debug, PartialEq)]
+struct Inner {
+    b: u32,
+    c: u32,
+}
+
+#[derive(Codec, Debug, PartialEq)]
+struct Flat {
+    a: u32,
+    #[codec(flatten)]
+    inner: Inner,
+}
+
+/// The same for a byte string (JSON: base64 text), which JSON reads
+/// through the number it read ahead.
+#[test]
+fn number_for_bytes_points_at_the_number() {
+    for h in handles() {
+        let bytes = h.to_vec(&Value::Array(vec![Value::Int(-12345)])).unwrap();
+        let at = find(&bytes, &h.to_vec(&-12345i64).unwrap(), 1);
+        let err = h.from_slice::<Vec<Vec<u8>>>(&bytes).unwrap_err();
+        check_located(&h, &err, "[0]", at);
+        assert!(
+            matches!(err.kind(), ErrorKind::TypeMismatch { found, .. } if found == "integer -12345"),
+            "{}: {err}",
+            h.name()
+        );
+    }
+}
+
+/// A key given twice is reported at its second occurrence, in a struct's
+/// own fields and in a flattened struct's alike.
+#[test]
+fn duplicate_field_points_at_the_second_key() {
+    for h in handles() {
+        let entries = |dup: &str| {
+            let mut m = vec![(s("a"), Value::Uint(1)), (s("b"), Value::Uint(2))];
+            m.push((s("c"), Value::Uint(3)));
+            m.push((s(dup), Value::Uint(4)));
+            Value::Map(m)
+        };
+        for dup in ["a", "b"] {
+            let bytes = h.to_vec(&entries(dup)).unwrap();
+            let key = h.to_vec(dup).unwrap();
+            let at = bytes.windows(key.len()).rposition(|w| w == key).unwrap();
+            let err = h.from_slice::<Flat>(&bytes).unwrap_err();
+            assert!(
+                matches!(err.kind(), ErrorKind::DuplicateField(k) if *k == dup),
+                "{}: {err}",
+                h.name()
+            );
+            assert_eq!(err.offset(), Some(at as u64), "{}: {err}", h.name());
+        }
+    }
 }
