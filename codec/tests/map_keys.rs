@@ -207,6 +207,9 @@ impl<F: DecodeFormat> DecodeFormat for General<F> {
     fn capture_prefix_len(&self, captured: &[u8]) -> usize {
         self.0.capture_prefix_len(captured)
     }
+    fn next_item_offset(&self, offset: u64) -> u64 {
+        self.0.next_item_offset(offset)
+    }
     fn reset(&mut self) {
         self.0.reset()
     }
