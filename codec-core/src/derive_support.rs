@@ -82,12 +82,28 @@ pub trait FlattenDecode<'de>: Sized {
         key: String,
         d: &mut Decoder<'de, R, F>,
     ) -> Result<()>;
-    /// Decodes this struct's fields from the next array items; false when the array ended first.
+    /// Decodes this struct's fields from the next array items; false when
+    /// the array ended first.
+    ///
+    /// By default, fields `0..ID_COUNT` in that order through
+    /// [`FlattenDecode::flat_decode_field`]: the derive overrides it only
+    /// for a struct with a flattened field (whose items come at the field's
+    /// place, where its ids come after the struct's own), so that each
+    /// field's decode is not compiled once more for this rare path.
     fn flat_decode_array<R: Read<'de>, F: DecodeFormat>(
         st: &mut Self::State,
         d: &mut Decoder<'de, R, F>,
         seq: &mut Seq,
-    ) -> Result<bool>;
+    ) -> Result<bool> {
+        for id in 0..Self::ID_COUNT {
+            if !d.array_next(seq)? {
+                return Ok(false);
+            }
+            let off = d.offset();
+            Self::flat_decode_field(st, id, off, d)?;
+        }
+        Ok(true)
+    }
     /// Builds the value from the fields taken out of `st`, filling missing
     /// fields (or failing with `MissingField`). By reference: passed by
     /// value, the state is copied whole before the call (seen as a

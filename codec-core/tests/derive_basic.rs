@@ -477,6 +477,19 @@ fn flatten() {
     ]))
     .unwrap_err();
     assert!(matches!(e.kind(), ErrorKind::MissingField("b")), "{e}");
+    // The array form, cut inside and after the flattened struct's items:
+    // what is missing is filled (`c`) or reported (`b`, `a`).
+    let arr = |n: u64| Value::Array((1..=n).map(Value::Uint).collect());
+    let e = from_value::<Outer>(&arr(1)).unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::MissingField("b")), "{e}");
+    let e = from_value::<Outer>(&arr(2)).unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::MissingField("a")), "{e}");
+    let e = from_value::<Outer>(&arr(3)).unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::MissingField("a")), "{e}");
+    assert_eq!(from_value::<Outer>(&arr(4)).unwrap(), o);
+    // A struct that is not flattened, in array form, is unchanged.
+    let inner = from_value::<Inner>(&arr(2)).unwrap();
+    assert_eq!(inner, Inner { b: 1, c: Some(2) });
 }
 
 #[derive(Codec, Debug, PartialEq)]

@@ -840,7 +840,19 @@ fn flatten_impl(
     let lookup = flat_lookup(cx, &ss, |id| quote!(#sup::Some(#id)), quote!(#sup::None));
     let field_arms = id_arms(cx, st, &ss, |id| id);
     let rest = rest_route(cx, &ss);
-    let items = array_items(cx, st, &ss, &quote!(return #sup::Ok(false);));
+    // Without a flattened field, the items are the fields by id, in
+    // declaration order: the trait's default.
+    let array = if flats(&ss).next().is_some() {
+        let items = array_items(cx, st, &ss, &quote!(return #sup::Ok(false);));
+        quote! {
+            fn flat_decode_array<__R: #k::Read<#de>, __F: #k::DecodeFormat>(__st: &mut Self::State, __d: &mut #k::Decoder<#de, __R, __F>, __seq: &mut #k::Seq) -> #k::Result<bool> {
+                #items
+                #sup::Ok(true)
+            }
+        }
+    } else {
+        TokenStream::new()
+    };
     let build = construct(cx, st, &ss, &quote!(Self));
     quote! {
         #[automatically_derived]
@@ -869,10 +881,7 @@ fn flatten_impl(
                 #rest
                 #sup::Ok(())
             }
-            fn flat_decode_array<__R: #k::Read<#de>, __F: #k::DecodeFormat>(__st: &mut Self::State, __d: &mut #k::Decoder<#de, __R, __F>, __seq: &mut #k::Seq) -> #k::Result<bool> {
-                #items
-                #sup::Ok(true)
-            }
+            #array
             fn flat_finish(__st: &mut Self::State) -> #k::Result<Self> {
                 #sup::Ok(#build)
             }
