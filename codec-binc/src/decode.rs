@@ -508,6 +508,17 @@ impl DecodeFormat for BincDecoder {
         Ok(Some(put(v)))
     }
 
+    /// `64`, an array whose length 0 is in its descriptor byte (lengths in
+    /// bytes after it go the general way).
+    #[inline(always)]
+    fn try_empty_array<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<bool> {
+        if r.peek()? == Some((crate::VD_ARRAY << 4) | 4) {
+            r.read_u8()?;
+            return Ok(true);
+        }
+        Ok(false)
+    }
+
     #[inline]
     fn try_nil<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<bool> {
         if r.peek()? == Some(0x00) {

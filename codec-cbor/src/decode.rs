@@ -763,6 +763,17 @@ impl DecodeFormat for CborDecoder {
         codec_core::take_from_buffer(r, |buf| crate::document::read(buf, opts, doc))
     }
 
+    /// `80`, the empty definite array (a tag in front, `9f ff` and longer
+    /// length encodings go the general way).
+    #[inline(always)]
+    fn try_empty_array<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<bool> {
+        if r.peek()? == Some(crate::encode::ARRAY) {
+            r.read_u8()?;
+            return Ok(true);
+        }
+        Ok(false)
+    }
+
     /// Null (`f6`) and, as ugorji, undefined (`f7`) are nil for typed
     /// targets (`Option`). Into `Value`, undefined stays `Value::Simple(23)`.
     #[inline]

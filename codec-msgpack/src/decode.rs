@@ -442,6 +442,19 @@ impl DecodeFormat for MsgpackDecoder {
         codec_core::take_from_buffer(r, |buf| crate::document::read(buf, opts, text, doc))
     }
 
+    /// `90`, the empty fixarray (`dc 00 00` and `dd` with a zero length go
+    /// the general way), with the state [`array_begin`](Self::array_begin)
+    /// leaves.
+    #[inline(always)]
+    fn try_empty_array<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<bool> {
+        if r.peek()? == Some(FIXARRAY) {
+            r.read_u8()?;
+            self.key_next = false;
+            return Ok(true);
+        }
+        Ok(false)
+    }
+
     #[inline]
     fn try_nil<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<bool> {
         if r.peek()? == Some(NIL) {

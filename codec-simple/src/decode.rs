@@ -320,6 +320,17 @@ impl DecodeFormat for SimpleDecoder {
         Ok(Some(put(v)))
     }
 
+    /// `e8`, the array with no length bytes (an explicit zero length goes
+    /// the general way).
+    #[inline(always)]
+    fn try_empty_array<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<bool> {
+        if r.peek()? == Some(crate::BASE_ARRAY) {
+            r.read_u8()?;
+            return Ok(true);
+        }
+        Ok(false)
+    }
+
     #[inline]
     fn try_nil<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<bool> {
         if r.peek()? == Some(NIL) {

@@ -95,3 +95,92 @@ fn an_error_inside_a_nested_item_names_its_path() {
         assert_eq!(err.path_string(), ".bodies[1].tags[0]", "{}: {err}", h.name());
     });
 }
+
+#[derive(Codec, Debug, PartialEq)]
+struct Lists {
+    ids: Vec<u32>,
+    names: Vec<String>,
+    rows: Vec<Vec<u32>>,
+    last: String,
+}
+
+/// Empty `Vec`s among other fields: a binary format takes its one-byte
+/// empty array at a glance, and the key and value after it are read as
+/// after any array (MessagePack's text/bytes state for the next key).
+#[test]
+fn empty_vecs_between_fields_round_trip() {
+    let docs = [
+        Lists {
+            ids: vec![],
+            names: vec![],
+            rows: vec![vec![], vec![3], vec![]],
+            last: "end".into(),
+        },
+        Lists {
+            ids: vec![1, 2],
+            names: vec!["a".into()],
+            rows: vec![],
+            last: String::new(),
+        },
+    ];
+    each_handle!(h => {
+        for doc in &docs {
+            let bytes = to_vec(doc, &h).unwrap();
+            assert_eq!(&from_slice::<Lists, _>(&bytes, &h).unwrap(), doc, "{bytes:02x?}");
+        }
+    });
+}
+
+/// Every encoding of an empty array decodes alike: the one-byte form a
+/// decoder takes at a glance and the longer ones other encoders may write
+/// (a zero length in length bytes, CBOR's indefinite `9f ff`), which go the
+/// general way, with the items after them read from the right place.
+#[test]
+fn empty_arrays_in_every_encoding_decode_alike() {
+    struct Forms {
+        name: &'static str,
+        /// The header of an array of 4 items.
+        head: &'static [u8],
+        /// Encodings of an empty array longer than one byte.
+        long: &'static [&'static [u8]],
+    }
+    let cases = [
+        Forms {
+            name: "msgpack",
+            head: &[0x94],
+            long: &[&[0xdc, 0, 0], &[0xdd, 0, 0, 0, 0]],
+        },
+        Forms {
+            name: "cbor",
+            head: &[0x84],
+            long: &[&[0x98, 0], &[0x99, 0, 0], &[0x9f, 0xff]],
+        },
+        Forms {
+            name: "binc",
+            head: &[0x68],
+            long: &[&[0x60, 0], &[0x61, 0, 0]],
+        },
+        Forms {
+            name: "simple",
+            head: &[0xe9, 4],
+            long: &[&[0xe9, 0], &[0xea, 0, 0]],
+        },
+    ];
+    let want = vec![vec![], vec![7], vec![], vec![7]];
+    for Forms { name, head, long } in cases {
+        let h = codec::AnyHandle::from_name(name).unwrap();
+        let short = h.to_vec(&Vec::<u32>::new()).unwrap();
+        assert_eq!(short.len(), 1, "{name}: {short:02x?}");
+        let seven = h.to_vec(&vec![7u32]).unwrap();
+        for empty in long.iter().copied().chain([short.as_slice()]) {
+            let doc = [head, empty, &seven, &short, &seven].concat();
+            let got: Vec<Vec<u32>> = h
+                .from_slice(&doc)
+                .unwrap_or_else(|e| panic!("{name} {doc:02x?}: {e}"));
+            assert_eq!(got, want, "{name} {doc:02x?}");
+            let doc = [head, &short, &seven, empty, &seven].concat();
+            let got: Vec<Vec<u32>> = h.from_slice(&doc).unwrap();
+            assert_eq!(got, want, "{name} {doc:02x?}");
+        }
+    }
+}
