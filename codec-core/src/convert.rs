@@ -350,10 +350,15 @@ impl DecodeFormat for ValueWalker<'_> {
         let v = self.leaf("f32")?;
         match v {
             Value::F32(f) => Ok(*f),
-            _ => v
-                .as_f64()
-                .map(|f| f as f32)
-                .ok_or_else(|| value_mismatch(v, "f32")),
+            _ => match v.as_f64() {
+                // As the formats do: a finite value beyond `f32`'s range
+                // is an error, not an infinity.
+                Some(f) if f.is_finite() && f.abs() > f64::from(f32::MAX) => {
+                    Err(Error::out_of_range("f32", f))
+                }
+                Some(f) => Ok(f as f32),
+                None => Err(value_mismatch(v, "f32")),
+            },
         }
     }
     fn read_str<'de, 's, R: Read<'de>>(

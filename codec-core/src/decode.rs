@@ -298,6 +298,13 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
         &self.opts
     }
 
+    /// Whether integers read into a dynamic value become floats: the
+    /// option, or the format's own setting ([`DecodeFormat::prefer_float`]).
+    #[inline]
+    pub(crate) fn prefer_float(&self) -> bool {
+        self.opts.prefer_float || self.f.prefer_float()
+    }
+
     /// Offset of the next unread byte.
     #[inline]
     pub fn offset(&self) -> u64 {

@@ -1646,7 +1646,7 @@ fn build<'de, R: Read<'de>, F: DecodeFormat>(
             let b = d.decode_bool()?;
             doc.push(Tag::Bool, u32::from(b), 0);
         }
-        Kind::Int | Kind::Uint if d.options().prefer_float => {
+        Kind::Int | Kind::Uint if d.prefer_float() => {
             let f = d.decode_f64()?;
             doc.push(Tag::F64, 0, f.to_bits());
         }

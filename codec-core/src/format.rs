@@ -433,6 +433,18 @@ pub trait DecodeFormat: Sized {
     /// prefix that the next `read_*` does not need again, such as CBOR tag 55799).
     fn peek_kind<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<Kind>;
 
+    /// Whether integers read into a dynamic value ([`Value`](crate::Value),
+    /// [`Document`](crate::Document)) become floats, as with
+    /// [`DecodeOptions::prefer_float`](crate::DecodeOptions::prefer_float):
+    /// a format's own setting of it (JSON's `prefer_float`). It changes no
+    /// kind [`peek_kind`](DecodeFormat::peek_kind) reports, so that typed
+    /// targets (an enum read by its index) see integers as integers.
+    /// Defaults to false.
+    #[inline]
+    fn prefer_float(&self) -> bool {
+        false
+    }
+
     /// What a derived struct or enum decode branches on first: the same
     /// answer as [`peek_kind`](DecodeFormat::peek_kind). The default asks
     /// `peek_kind`; a format that tells the common kinds by their first

@@ -474,7 +474,7 @@ fn decode_other_with<'de, R: Read<'de>, F: DecodeFormat>(
             let b = d.decode_bool()?;
             put(d, Value::Bool(b));
         }
-        Kind::Int | Kind::Uint if d.options().prefer_float => {
+        Kind::Int | Kind::Uint if d.prefer_float() => {
             let f = d.decode_f64()?;
             put(d, Value::F64(f));
         }

@@ -58,6 +58,10 @@ pub struct JsonDecoder {
     prefer_float: bool,
     parse_quoted_keys: bool,
     pending: Option<Pending>,
+    /// The pending item is a quoted key (with `parse_quoted_keys`): `aux`
+    /// holds its text, whatever it was classified as, for a target that
+    /// reads it as text or bytes after all.
+    pending_quoted: bool,
     /// Where the pending item starts.
     pending_at: u64,
     /// Between `map_next` and `map_value`: the next item is a key.
@@ -564,6 +568,7 @@ impl JsonDecoder {
             prefer_float: h.prefer_float,
             parse_quoted_keys: h.parse_quoted_keys,
             pending: None,
+            pending_quoted: false,
             pending_at: 0,
             in_key: false,
             num_buf: Vec::new(),
@@ -672,7 +677,9 @@ impl JsonDecoder {
     ) -> Result<Reference<'de, 's, str>> {
         self.pending = None;
         match p {
-            Pending::Str => {
+            // A quoted key read as text: its text, even where it reads as
+            // a number or a bool (`"10"` into a `String` key is "10").
+            _ if self.pending_quoted => {
                 scratch.clear();
                 scratch.extend_from_slice(&self.aux);
                 Reference::Copied(&scratch[..]).into_str()
@@ -684,6 +691,22 @@ impl JsonDecoder {
                 self.pending_at,
             )),
         }
+    }
+
+    /// [`DecodeFormat::read_bytes`] of `p`, the scalar read ahead: a quoted
+    /// key's text (in `aux`) decoded from base64 into `scratch`.
+    #[cold]
+    #[inline(never)]
+    fn pending_bytes<'de, 's>(
+        &mut self,
+        p: Pending,
+        scratch: &'s mut Vec<u8>,
+    ) -> Result<Reference<'de, 's, [u8]>> {
+        // Checks the kind (and clears `pending`); the text stays in `aux`.
+        self.pending_str(p, scratch)?;
+        scratch.clear();
+        base64::decode(&self.aux, scratch)?;
+        Ok(Reference::Copied(&scratch[..]))
     }
 
     /// [`DecodeFormat::read_bool`] past its inline case.
@@ -951,8 +974,9 @@ impl JsonDecoder {
             },
         };
         self.aux = bytes;
+        self.pending_quoted = true;
         let kind = match &pending {
-            Pending::Num(n) => n.kind(self.prefer_float),
+            Pending::Num(n) => n.kind(false),
             Pending::Bool(_) => Kind::Bool,
             Pending::Str => Kind::Str,
         };
@@ -967,7 +991,7 @@ impl JsonDecoder {
     fn peek_kind_other<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<Kind> {
         if let Some(p) = &self.pending {
             return Ok(match p {
-                Pending::Num(n) => n.kind(self.prefer_float),
+                Pending::Num(n) => n.kind(false),
                 Pending::Bool(_) => Kind::Bool,
                 Pending::Str => Kind::Str,
             });
@@ -984,8 +1008,9 @@ impl JsonDecoder {
                 let at = r.offset();
                 let n = self.read_num(r, false)?;
                 self.pending = Some(Pending::Num(n));
+                self.pending_quoted = false;
                 self.pending_at = at;
-                n.kind(self.prefer_float)
+                n.kind(false)
             }
             _ => return Err(unexpected(b, "a value")),
         })
@@ -1130,6 +1155,11 @@ impl DecodeFormat for JsonDecoder {
     const NAME: &'static str = "json";
     const EXT_STYLE: codec_core::ExtStyle = codec_core::ExtStyle::Transparent;
 
+    #[inline]
+    fn prefer_float(&self) -> bool {
+        self.prefer_float
+    }
+
     /// A captured `Raw` item starts after whitespace and separators.
     fn capture_prefix_len(&self, captured: &[u8]) -> usize {
         captured
@@ -1151,8 +1181,9 @@ impl DecodeFormat for JsonDecoder {
 
     /// `null` is Nil, `true`/`false` Bool, strings Str, `[` Array, `{` Map;
     /// numbers are Uint when non-negative integers, Int when negative,
-    /// Float64 with a fraction or exponent or beyond 64 bits (ugorji; all
-    /// Float64 with `prefer_float`). A number is read here and kept for the next `read_*`.
+    /// Float64 with a fraction or exponent or beyond 64 bits (ugorji;
+    /// `prefer_float` changes what a dynamic value makes of them, not
+    /// their kind). A number is read here and kept for the next `read_*`.
     ///
     /// `{`, `[` and `null` (a derived struct asks before each map) inline,
     /// the rest out of line (`peek_kind_other`).
@@ -1438,6 +1469,9 @@ impl DecodeFormat for JsonDecoder {
         r: &'s mut R,
         scratch: &'s mut Vec<u8>,
     ) -> Result<Reference<'de, 's, [u8]>> {
+        if let Some(p) = self.pending {
+            return self.pending_bytes(p, scratch);
+        }
         let mut out = std::mem::take(&mut self.aux);
         out.clear();
         let res = match self.read_str(r, scratch) {

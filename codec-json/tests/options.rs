@@ -80,6 +80,21 @@ fn keys_are_quoted_and_read_back() {
             Value::from("a")
         ]
     );
+    // The option is for `Value`: typed keys that peek at their input
+    // (bytes, `Value` inside a typed map) still get every entry.
+    let h = JsonHandle::default().parse_quoted_keys(true);
+    let bytes: BTreeMap<Vec<u8>, u8> = from_slice(br#"{"":2,"AQI=":1,"1234":3}"#, &h).unwrap();
+    let want: BTreeMap<Vec<u8>, u8> = [(vec![], 2), (vec![1, 2], 1), (vec![0xd7, 0x6d, 0xf8], 3)]
+        .into_iter()
+        .collect();
+    assert_eq!(bytes, want);
+    assert_eq!(
+        from_slice::<BTreeMap<Vec<u8>, u8>, _>(&to_vec(&want, &h).unwrap(), &h).unwrap(),
+        want
+    );
+    let text: BTreeMap<String, u8> = from_slice(br#"{"10":1,"true":2,"x":3}"#, &h).unwrap();
+    assert_eq!(text.keys().collect::<Vec<_>>(), ["10", "true", "x"]);
+    assert!(from_slice::<BTreeMap<Vec<u8>, u8>, _>(br#"{"A":1}"#, &h).is_err());
     // An array, or a NaN, cannot be a key.
     let mut vm = Value::Map(vec![(Value::Array(vec![]), Value::Nil)]);
     assert!(to_vec(&vm, &JsonHandle::default()).is_err());

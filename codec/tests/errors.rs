@@ -226,6 +226,22 @@ fn out_of_range_names_the_target_type_at_the_number() {
             .unwrap();
         check_located(&h, &err, "[0]", at);
     }
+    // From a `Value`, as from the formats: an error, not an infinity.
+    for f in [1e39, -1e300] {
+        let err = codec::from_value::<Vec<f32>>(&Value::Array(vec![Value::F64(f)])).unwrap_err();
+        assert!(
+            matches!(err.kind(), ErrorKind::OutOfRange { target: "f32", .. }),
+            "{f}: {err}"
+        );
+        assert_eq!(err.path_string(), "[0]", "{err}");
+    }
+    let edge = codec::from_value::<Vec<f32>>(&Value::Array(vec![
+        Value::F64(f64::from(f32::MAX)),
+        Value::F64(f64::INFINITY),
+        Value::F64(0.1),
+    ]))
+    .unwrap();
+    assert_eq!(edge, [f32::MAX, f32::INFINITY, 0.1]);
     // After whitespace, at the number itself.
     let err = codec::from_slice::<Vec<u8>, _>(b"[ 1,\n  1.5 ]", &codec::JsonHandle::default())
         .unwrap_err();

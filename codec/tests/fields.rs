@@ -203,6 +203,51 @@ fn prefer_float_and_signed_integer() {
     });
 }
 
+/// `prefer_float` is for dynamic values: typed targets that look at what
+/// comes next (an enum read by its integer tag, an `Option`, a map key)
+/// still see integers, in every handle and with JSON's own setting.
+#[test]
+fn prefer_float_leaves_typed_targets_alone() {
+    #[derive(Codec, Debug, PartialEq)]
+    #[codec(index)]
+    enum Tagged {
+        Zero,
+        #[codec(index = -5)]
+        Minus(u8),
+        #[codec(index = 300)]
+        Big,
+    }
+    type Rec = (Vec<Tagged>, Option<i64>, BTreeMap<u16, Tagged>);
+    let rec: Rec = (
+        vec![Tagged::Zero, Tagged::Minus(2), Tagged::Big],
+        Some(-7),
+        [(300, Tagged::Big), (0, Tagged::Zero)]
+            .into_iter()
+            .collect(),
+    );
+    each_handle_with!(Options::default().prefer_float(true), h => {
+        let bytes = to_vec(&rec, &h).unwrap();
+        assert_eq!(from_slice::<Rec, _>(&bytes, &h).unwrap(), rec, "{}", h.name());
+        let v: Value = from_slice(&bytes, &h).unwrap();
+        assert_eq!(v.as_array().unwrap()[1], Value::F64(-7.0), "{}", h.name());
+    });
+    for h in [
+        codec::JsonHandle::default().prefer_float(true),
+        codec::JsonHandle::default()
+            .prefer_float(true)
+            .parse_quoted_keys(true),
+    ] {
+        let bytes = to_vec(&rec, &h).unwrap();
+        assert_eq!(from_slice::<Rec, _>(&bytes, &h).unwrap(), rec);
+        assert_eq!(from_slice::<Tagged, _>(b"300", &h).unwrap(), Tagged::Big);
+        assert_eq!(from_slice::<Tagged, _>(b"0", &h).unwrap(), Tagged::Zero);
+        let v: Value = from_slice(&bytes, &h).unwrap();
+        assert_eq!(v.as_array().unwrap()[1], Value::F64(-7.0));
+        let doc: codec::Document = from_slice(&bytes, &h).unwrap();
+        assert_eq!(doc.to_value(), v);
+    }
+}
+
 /// JSON writes `,"name":` from a fixed-size copy of short names and the
 /// general way for long ones: both give the same text, first field or not.
 #[test]

@@ -102,6 +102,9 @@ impl<F: DecodeFormat> DecodeFormat for General<F> {
     fn peek_kind<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<Kind> {
         self.0.peek_kind(r)
     }
+    fn prefer_float(&self) -> bool {
+        self.0.prefer_float()
+    }
     fn read_scalar_value<'de, R: Read<'de>, T>(
         &mut self,
         r: &mut R,
