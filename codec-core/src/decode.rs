@@ -57,6 +57,18 @@ pub trait Decode<'de>: Sized {
         None
     }
 
+    /// The value that [`Encode::is_empty_value`](crate::Encode::is_empty_value)
+    /// calls empty (`0`, `false`, `""`, an empty collection, `None`), for
+    /// a struct field that is absent from the input under
+    /// [`DecodeOptions::absent_as_empty`](crate::DecodeOptions::absent_as_empty)
+    /// (what [`EncodeOptions::omit_empty`](crate::EncodeOptions::omit_empty)
+    /// leaves out). `None` (the default) for a type with no empty value:
+    /// its absence stays a missing-field error.
+    #[inline]
+    fn empty_value() -> Option<Self> {
+        None
+    }
+
     /// This value as a map key in an error path: `["alice"]` for text keys,
     /// `[5]` for integers and bools. Called only when decoding (or encoding)
     /// the entry's value has failed, so success pays nothing for it. The

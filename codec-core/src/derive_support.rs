@@ -105,10 +105,11 @@ pub trait FlattenDecode<'de>: Sized {
         Ok(true)
     }
     /// Builds the value from the fields taken out of `st`, filling missing
-    /// fields (or failing with `MissingField`). By reference: passed by
-    /// value, the state is copied whole before the call (seen as a
-    /// `memcpy` of 192 bytes per struct for citm_catalog's `Performance`).
-    fn flat_finish(st: &mut Self::State) -> Result<Self>;
+    /// fields (or failing with `MissingField`; `absent_as_empty` is the
+    /// option). By reference: passed by value, the state is copied whole
+    /// before the call (seen as a `memcpy` of 192 bytes per struct for
+    /// citm_catalog's `Performance`).
+    fn flat_finish(st: &mut Self::State, absent_as_empty: bool) -> Result<Self>;
 }
 
 /// The encoding half of a `#[codec(rest)]` map.
@@ -323,6 +324,18 @@ pub fn decode_fields_into<'de, R: Read<'de>, F: DecodeFormat>(
 #[inline]
 pub fn sort_names(names: &mut [&str]) {
     names.sort_unstable();
+}
+
+/// The value of a struct field whose key is absent and that has no
+/// [`Decode::missing`] value: with the `absent_as_empty` option, its
+/// [`Decode::empty_value`]. `None`: a `MissingField` error.
+#[cold]
+pub fn absent_empty<'de, T: Decode<'de>>(absent_as_empty: bool) -> Option<T> {
+    if absent_as_empty {
+        T::empty_value()
+    } else {
+        None
+    }
 }
 
 /// `MissingField(name)`.

@@ -11,7 +11,11 @@ pub struct EncodeOptions {
     /// Encode every struct as an array of its fields in declaration order.
     /// ugorji's `StructToArray`.
     pub struct_to_array: bool,
-    /// Treat every struct field as `#[codec(omitempty)]`.
+    /// Treat every struct field as `#[codec(omitempty)]`: a field whose
+    /// value is empty (`None`, 0, false, "", an empty collection) is left
+    /// out. [`Options::omit_empty`] also sets
+    /// [`DecodeOptions::absent_as_empty`], so that a handle reads back
+    /// what it writes.
     pub omit_empty: bool,
 }
 
@@ -60,6 +64,13 @@ pub struct DecodeOptions {
     /// Into [`Value`](crate::Value), every integer becomes a float. Meant for
     /// JSON, whose numbers carry no type. ugorji's `PreferFloat`.
     pub prefer_float: bool,
+    /// A struct field absent from the input takes its type's empty value
+    /// ([`Decode::empty_value`](crate::Decode::empty_value): 0, false, "",
+    /// an empty collection) instead of being a `MissingField` error, as Go
+    /// leaves an absent field at its zero value. A type with no empty
+    /// value (a struct, an enum) is still required. Set with
+    /// [`EncodeOptions::omit_empty`] by [`Options::omit_empty`].
+    pub absent_as_empty: bool,
 }
 
 /// How a map decodes into [`Value::Map`](crate::Value::Map).
@@ -94,6 +105,7 @@ impl Default for DecodeOptions {
             delete_on_nil_map_value: false,
             value_maps: ValueMaps::Ordered,
             prefer_float: false,
+            absent_as_empty: false,
         }
     }
 }
@@ -121,9 +133,17 @@ impl Options {
         self
     }
 
-    /// Sets [`EncodeOptions::omit_empty`].
+    /// Sets [`EncodeOptions::omit_empty`] and, to read back what it
+    /// leaves out, [`DecodeOptions::absent_as_empty`].
     pub fn omit_empty(mut self, on: bool) -> Self {
         self.encode.omit_empty = on;
+        self.decode.absent_as_empty = on;
+        self
+    }
+
+    /// Sets [`DecodeOptions::absent_as_empty`] alone.
+    pub fn absent_as_empty(mut self, on: bool) -> Self {
+        self.decode.absent_as_empty = on;
         self
     }
 

@@ -461,8 +461,15 @@ fn finish_field(cx: &Cx<'_>, st: &Struct, s: &Slot<'_>) -> TokenStream {
     if s.f.skip {
         return default.unwrap_or_else(|| quote!(<#ty as #sup::Default>::default()));
     }
+    // The `absent_as_empty` option: the decoder's, or (in a `FlattenDecode`
+    // impl, which has no decoder) `flat_finish`'s argument.
+    let absent = if s.in_state {
+        quote!(__absent_empty)
+    } else {
+        quote!(__d.options().absent_as_empty)
+    };
     if s.f.flatten {
-        return quote!(<#ty as #sup::FlattenDecode<#de>>::flat_finish(&mut #slot)?);
+        return quote!(<#ty as #sup::FlattenDecode<#de>>::flat_finish(&mut #slot, #absent)?);
     }
     // Taken out of the state, which is behind a reference; a local is moved.
     let slot = if s.in_state {
@@ -493,6 +500,17 @@ fn finish_field(cx: &Cx<'_>, st: &Struct, s: &Slot<'_>) -> TokenStream {
             match <#ty as #k::Decode<#de>>::missing() {
                 #sup::Some(__v) => __v,
                 #sup::None => <#ty as #sup::Default>::default(),
+            }
+        },
+        // Absent from a map: empty under `absent_as_empty` (what
+        // `omit_empty` leaves out), where the type has an empty value.
+        (None, None) if st.style == Style::Named => quote! {
+            match <#ty as #k::Decode<#de>>::missing() {
+                #sup::Some(__v) => __v,
+                #sup::None => match #sup::absent_empty::<#ty>(#absent) {
+                    #sup::Some(__v) => __v,
+                    #sup::None => return #sup::Err(#err),
+                },
             }
         },
         (None, None) => quote! {
@@ -882,7 +900,7 @@ fn flatten_impl(
                 #sup::Ok(())
             }
             #array
-            fn flat_finish(__st: &mut Self::State) -> #k::Result<Self> {
+            fn flat_finish(__st: &mut Self::State, __absent_empty: bool) -> #k::Result<Self> {
                 #sup::Ok(#build)
             }
         }

@@ -68,9 +68,12 @@
 //! ## Differences from ugorji and serde, and why
 //!
 //! - A missing field takes its explicit `default` first, then
-//!   `Decode::missing()` (`None` for `Option`), else it is a `MissingField`
-//!   error: an explicit attribute should win over the type's fallback.
-//!   ugorji leaves Go zero values; Rust has no zero value for every type.
+//!   `Decode::missing()` (`None` for `Option`), then, with the
+//!   `absent_as_empty` decode option (set by `Options::omit_empty`, so that
+//!   a handle reads back what it writes), `Decode::empty_value()` (0,
+//!   false, "", an empty collection), else it is a `MissingField` error: an
+//!   explicit attribute should win over the type's fallback. ugorji leaves
+//!   Go zero values; Rust has no zero value for every type.
 //! - `rest` entries are written after (or, under `canonical`, sorted among)
 //!   the fields; a rest key equal to a field name is written twice, as the
 //!   decoder never puts known names there.

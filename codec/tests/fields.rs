@@ -203,6 +203,74 @@ fn prefer_float_and_signed_integer() {
     });
 }
 
+/// Under `Options::omit_empty` a handle reads back what it writes: a field
+/// left out as empty (in a plain struct, a recursive one, a flattened
+/// one) decodes as its empty value. A field whose type has no empty value
+/// (a struct) is never left out, and still required when absent.
+#[test]
+fn omit_empty_option_reads_back_what_it_writes() {
+    #[derive(Codec, Debug, PartialEq, Default)]
+    struct Inner {
+        c: u32,
+        s: String,
+    }
+    #[derive(Codec, Debug, PartialEq, Default)]
+    struct Tree {
+        n: i64,
+        unit: (),
+        kids: Vec<Tree>,
+        ids: [u8; 2],
+        boxed: Box<str>,
+        inner: Inner,
+        maybe: Option<Option<u8>>,
+        #[codec(flatten)]
+        flat: Inner,
+    }
+    let tree = Tree {
+        n: 1,
+        kids: vec![
+            Tree::default(),
+            Tree {
+                ids: [0, 7],
+                flat: Inner {
+                    c: 0,
+                    s: "x".into(),
+                },
+                ..Tree::default()
+            },
+        ],
+        ..Tree::default()
+    };
+    each_handle_with!(Options::default().omit_empty(true), h => {
+        let bytes = to_vec(&tree, &h).unwrap();
+        assert_eq!(from_slice::<Tree, _>(&bytes, &h).unwrap(), tree, "{}", h.name());
+        // Only `inner` (a struct: never empty) is written for an empty tree.
+        let empty = to_vec(&Tree::default(), &h).unwrap();
+        let v: Value = from_slice(&empty, &h).unwrap();
+        assert_eq!(v.as_map().map(|m| m.len()), Some(1), "{}: {v:?}", h.name());
+        // Absent from the input altogether: still required.
+        let err = from_slice::<Tree, _>(&to_vec(&BTreeMap::<String, u8>::new(), &h).unwrap(), &h)
+            .unwrap_err();
+        assert!(matches!(err.kind(), ErrorKind::MissingField("inner")), "{}: {err}", h.name());
+    });
+    // Writing with `omit_empty` alone, a reader without `absent_as_empty`
+    // finds the fields missing.
+    let mut options = Options::default();
+    options.encode.omit_empty = true;
+    let writer = codec::MsgpackHandle {
+        options,
+        ..Default::default()
+    };
+    let bytes = to_vec(&tree, &writer).unwrap();
+    let err = from_slice::<Tree, _>(&bytes, &codec::MsgpackHandle::default()).unwrap_err();
+    assert!(matches!(err.kind(), ErrorKind::MissingField(_)), "{err}");
+    let reader = codec::MsgpackHandle {
+        options: Options::default().absent_as_empty(true),
+        ..Default::default()
+    };
+    assert_eq!(from_slice::<Tree, _>(&bytes, &reader).unwrap(), tree);
+}
+
 /// `prefer_float` is for dynamic values: typed targets that look at what
 /// comes next (an enum read by its integer tag, an `Option`, a map key)
 /// still see integers, in every handle and with JSON's own setting.

@@ -32,6 +32,10 @@ impl<T: Encode> Encode for Vec<T> {
 /// An array (a byte string for `Vec<u8>`); nil decodes as empty, as ugorji's nil slice.
 impl<'de, T: Decode<'de>> Decode<'de> for Vec<T> {
     #[inline]
+    fn empty_value() -> Option<Self> {
+        Some(Vec::new())
+    }
+    #[inline]
     fn decode<R: Read<'de>, F: DecodeFormat>(d: &mut Decoder<'de, R, F>) -> Result<Self> {
         T::decode_vec(d)
     }
@@ -68,6 +72,13 @@ impl<T: Encode, const N: usize> Encode for [T; N] {
 
 impl<'de, T: Decode<'de>, const N: usize> Decode<'de> for [T; N] {
     #[inline]
+    fn empty_value() -> Option<Self> {
+        // Empty when every item is (see `is_empty_value`); built through a
+        // `Vec` (this runs only for an absent field).
+        let items: Option<Vec<T>> = (0..N).map(|_| T::empty_value()).collect();
+        items?.try_into().ok()
+    }
+    #[inline]
     fn decode<R: Read<'de>, F: DecodeFormat>(d: &mut Decoder<'de, R, F>) -> Result<Self> {
         T::decode_array::<R, F, N>(d)
     }
@@ -84,6 +95,10 @@ impl<T: Encode> Encode for VecDeque<T> {
 }
 
 impl<'de, T: Decode<'de>> Decode<'de> for VecDeque<T> {
+    #[inline]
+    fn empty_value() -> Option<Self> {
+        Some(VecDeque::new())
+    }
     fn decode<R: Read<'de>, F: DecodeFormat>(d: &mut Decoder<'de, R, F>) -> Result<Self> {
         d.decode_array_vec().map(VecDeque::from)
     }
@@ -224,6 +239,10 @@ where
     V: Decode<'de>,
     S: BuildHasher + Default,
 {
+    #[inline]
+    fn empty_value() -> Option<Self> {
+        Some(HashMap::default())
+    }
     fn decode<R: Read<'de>, F: DecodeFormat>(d: &mut Decoder<'de, R, F>) -> Result<Self> {
         let mut m = HashMap::with_hasher(S::default());
         d.decode_map_entries(|k, v| {
@@ -250,6 +269,10 @@ where
 }
 
 impl<'de, K: Decode<'de> + Ord, V: Decode<'de>> Decode<'de> for BTreeMap<K, V> {
+    #[inline]
+    fn empty_value() -> Option<Self> {
+        Some(BTreeMap::new())
+    }
     fn decode<R: Read<'de>, F: DecodeFormat>(d: &mut Decoder<'de, R, F>) -> Result<Self> {
         let mut m = BTreeMap::new();
         d.decode_map_entries(|k, v| {
@@ -280,6 +303,10 @@ where
     T: Decode<'de> + Eq + Hash,
     S: BuildHasher + Default,
 {
+    #[inline]
+    fn empty_value() -> Option<Self> {
+        Some(HashSet::default())
+    }
     fn decode<R: Read<'de>, F: DecodeFormat>(d: &mut Decoder<'de, R, F>) -> Result<Self> {
         let v: Vec<T> = d.decode_array_vec()?;
         let mut s = HashSet::with_capacity_and_hasher(v.len(), S::default());
@@ -289,6 +316,10 @@ where
 }
 
 impl<'de, T: Decode<'de> + Ord> Decode<'de> for BTreeSet<T> {
+    #[inline]
+    fn empty_value() -> Option<Self> {
+        Some(BTreeSet::new())
+    }
     fn decode<R: Read<'de>, F: DecodeFormat>(d: &mut Decoder<'de, R, F>) -> Result<Self> {
         let v: Vec<T> = d.decode_array_vec()?;
         Ok(v.into_iter().collect())

@@ -47,6 +47,10 @@ macro_rules! signed {
 
         impl<'de> Decode<'de> for $t {
             #[inline]
+            fn empty_value() -> Option<Self> {
+                Some(0)
+            }
+            #[inline]
             fn decode<R: Read<'de>, F: DecodeFormat>(d: &mut Decoder<'de, R, F>) -> Result<Self> {
                 // Name the target type (not the `i64` it is read through), and
                 // point a range error at the number, not past it.
@@ -108,6 +112,10 @@ macro_rules! unsigned {
 
         impl<'de> Decode<'de> for $t {
             #[inline]
+            fn empty_value() -> Option<Self> {
+                Some(0)
+            }
+            #[inline]
             fn decode<R: Read<'de>, F: DecodeFormat>(d: &mut Decoder<'de, R, F>) -> Result<Self> {
                 // Name the target type (not the `u64` it is read through), and
                 // point a range error at the number, not past it.
@@ -161,6 +169,10 @@ impl Encode for u8 {
 }
 
 impl<'de> Decode<'de> for u8 {
+    #[inline]
+    fn empty_value() -> Option<Self> {
+        Some(0)
+    }
     #[cold]
     fn path_segment(&self) -> Option<PathSegment> {
         Some(PathSegment::KeyLiteral(self.to_string()))
@@ -241,6 +253,10 @@ impl Encode for i128 {
 
 impl<'de> Decode<'de> for i128 {
     #[inline]
+    fn empty_value() -> Option<Self> {
+        Some(0)
+    }
+    #[inline]
     fn decode<R: Read<'de>, F: DecodeFormat>(d: &mut Decoder<'de, R, F>) -> Result<Self> {
         d.decode_i128()
     }
@@ -269,6 +285,10 @@ impl Encode for u128 {
 }
 
 impl<'de> Decode<'de> for u128 {
+    #[inline]
+    fn empty_value() -> Option<Self> {
+        Some(0)
+    }
     #[inline]
     fn decode<R: Read<'de>, F: DecodeFormat>(d: &mut Decoder<'de, R, F>) -> Result<Self> {
         d.decode_u128()
@@ -312,6 +332,10 @@ impl Encode for f32 {
 }
 
 impl<'de> Decode<'de> for f32 {
+    #[inline]
+    fn empty_value() -> Option<Self> {
+        Some(0.0)
+    }
     #[inline]
     fn decode<R: Read<'de>, F: DecodeFormat>(d: &mut Decoder<'de, R, F>) -> Result<Self> {
         d.decode_f32()
@@ -361,6 +385,10 @@ impl Encode for f64 {
 
 impl<'de> Decode<'de> for f64 {
     #[inline]
+    fn empty_value() -> Option<Self> {
+        Some(0.0)
+    }
+    #[inline]
     fn decode<R: Read<'de>, F: DecodeFormat>(d: &mut Decoder<'de, R, F>) -> Result<Self> {
         d.decode_f64()
     }
@@ -389,6 +417,10 @@ impl Encode for half::f16 {
 
 /// Decoding into `f16` fails when the number has no exact `f16` form.
 impl<'de> Decode<'de> for half::f16 {
+    #[inline]
+    fn empty_value() -> Option<Self> {
+        Some(half::f16::ZERO)
+    }
     fn decode<R: Read<'de>, F: DecodeFormat>(d: &mut Decoder<'de, R, F>) -> Result<Self> {
         let v = d.decode_f64()?;
         let h = half::f16::from_f64(v);
@@ -417,6 +449,10 @@ impl Encode for bool {
 }
 
 impl<'de> Decode<'de> for bool {
+    #[inline]
+    fn empty_value() -> Option<Self> {
+        Some(false)
+    }
     #[inline]
     fn decode<R: Read<'de>, F: DecodeFormat>(d: &mut Decoder<'de, R, F>) -> Result<Self> {
         d.decode_bool()
@@ -454,6 +490,10 @@ impl Encode for char {
 }
 
 impl<'de> Decode<'de> for char {
+    #[inline]
+    fn empty_value() -> Option<Self> {
+        Some('\0')
+    }
     fn decode<R: Read<'de>, F: DecodeFormat>(d: &mut Decoder<'de, R, F>) -> Result<Self> {
         let off = d.offset();
         let s = d.decode_str()?;
@@ -490,6 +530,10 @@ impl Encode for () {
 }
 
 impl<'de> Decode<'de> for () {
+    #[inline]
+    fn empty_value() -> Option<Self> {
+        Some(())
+    }
     #[inline]
     fn decode<R: Read<'de>, F: DecodeFormat>(d: &mut Decoder<'de, R, F>) -> Result<Self> {
         d.decode_nil()

@@ -43,6 +43,10 @@ impl Encode for String {
 
 impl<'de> Decode<'de> for String {
     #[inline]
+    fn empty_value() -> Option<Self> {
+        Some(String::new())
+    }
+    #[inline]
     fn decode<R: Read<'de>, F: DecodeFormat>(d: &mut Decoder<'de, R, F>) -> Result<Self> {
         d.decode_string()
     }
@@ -65,6 +69,10 @@ impl<'de> Decode<'de> for String {
 
 impl<'de> Decode<'de> for Box<str> {
     #[inline]
+    fn empty_value() -> Option<Self> {
+        Some(Box::default())
+    }
+    #[inline]
     fn decode<R: Read<'de>, F: DecodeFormat>(d: &mut Decoder<'de, R, F>) -> Result<Self> {
         Ok(Box::from(&*d.decode_str()?))
     }
@@ -77,6 +85,10 @@ impl<'de> Decode<'de> for Box<str> {
 /// Borrows from the input: works from a slice when the string needs no
 /// unescaping or joining; use `Cow<str>` or `String` otherwise.
 impl<'de> Decode<'de> for &'de str {
+    #[inline]
+    fn empty_value() -> Option<Self> {
+        Some("")
+    }
     fn decode<R: Read<'de>, F: DecodeFormat>(d: &mut Decoder<'de, R, F>) -> Result<Self> {
         let off = d.offset();
         match d.decode_str()? {
@@ -92,6 +104,10 @@ impl<'de> Decode<'de> for &'de str {
 
 impl<'de> Decode<'de> for Cow<'de, str> {
     #[inline]
+    fn empty_value() -> Option<Self> {
+        Some(Cow::Borrowed(""))
+    }
+    #[inline]
     fn decode<R: Read<'de>, F: DecodeFormat>(d: &mut Decoder<'de, R, F>) -> Result<Self> {
         Ok(match d.decode_str()? {
             Reference::Borrowed(s) => Cow::Borrowed(s),
@@ -106,6 +122,10 @@ impl<'de> Decode<'de> for Cow<'de, str> {
 
 /// Borrows from the input (a byte string read from a slice).
 impl<'de> Decode<'de> for &'de [u8] {
+    #[inline]
+    fn empty_value() -> Option<Self> {
+        Some(&[])
+    }
     fn decode<R: Read<'de>, F: DecodeFormat>(d: &mut Decoder<'de, R, F>) -> Result<Self> {
         let off = d.offset();
         match d.decode_bytes()? {
@@ -116,6 +136,10 @@ impl<'de> Decode<'de> for &'de [u8] {
 }
 
 impl<'de> Decode<'de> for Cow<'de, [u8]> {
+    #[inline]
+    fn empty_value() -> Option<Self> {
+        Some(Cow::Borrowed(&[]))
+    }
     #[inline]
     fn decode<R: Read<'de>, F: DecodeFormat>(d: &mut Decoder<'de, R, F>) -> Result<Self> {
         Ok(match d.decode_bytes()? {

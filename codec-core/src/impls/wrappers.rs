@@ -28,6 +28,10 @@ impl<T: Encode> Encode for Option<T> {
 /// nil is `None`; a missing struct field is `None` too.
 impl<'de, T: Decode<'de>> Decode<'de> for Option<T> {
     #[inline]
+    fn empty_value() -> Option<Self> {
+        Some(None)
+    }
+    #[inline]
     fn decode<R: Read<'de>, F: DecodeFormat>(d: &mut Decoder<'de, R, F>) -> Result<Self> {
         if d.try_decode_nil()? {
             Ok(None)
@@ -90,6 +94,10 @@ deref_encode!(
 
 impl<'de, T: Decode<'de>> Decode<'de> for Box<T> {
     #[inline]
+    fn empty_value() -> Option<Self> {
+        T::empty_value().map(Box::new)
+    }
+    #[inline]
     fn decode<R: Read<'de>, F: DecodeFormat>(d: &mut Decoder<'de, R, F>) -> Result<Self> {
         T::decode(d).map(Box::new)
     }
@@ -113,6 +121,10 @@ impl<'de, T: Decode<'de>> Decode<'de> for Box<T> {
 
 impl<'de, T: Decode<'de>> Decode<'de> for Rc<T> {
     #[inline]
+    fn empty_value() -> Option<Self> {
+        T::empty_value().map(Rc::new)
+    }
+    #[inline]
     fn decode<R: Read<'de>, F: DecodeFormat>(d: &mut Decoder<'de, R, F>) -> Result<Self> {
         T::decode(d).map(Rc::new)
     }
@@ -128,6 +140,10 @@ impl<'de, T: Decode<'de>> Decode<'de> for Rc<T> {
 
 impl<'de, T: Decode<'de>> Decode<'de> for Arc<T> {
     #[inline]
+    fn empty_value() -> Option<Self> {
+        T::empty_value().map(Arc::new)
+    }
+    #[inline]
     fn decode<R: Read<'de>, F: DecodeFormat>(d: &mut Decoder<'de, R, F>) -> Result<Self> {
         T::decode(d).map(Arc::new)
     }
@@ -142,6 +158,10 @@ impl<'de, T: Decode<'de>> Decode<'de> for Arc<T> {
 }
 
 impl<'de, T: Decode<'de>> Decode<'de> for Box<[T]> {
+    #[inline]
+    fn empty_value() -> Option<Self> {
+        Some(Box::default())
+    }
     #[inline]
     fn decode<R: Read<'de>, F: DecodeFormat>(d: &mut Decoder<'de, R, F>) -> Result<Self> {
         T::decode_vec(d).map(Vec::into_boxed_slice)
@@ -161,6 +181,10 @@ impl<T: ?Sized> Encode for PhantomData<T> {
 }
 
 impl<'de, T: ?Sized> Decode<'de> for PhantomData<T> {
+    #[inline]
+    fn empty_value() -> Option<Self> {
+        Some(PhantomData)
+    }
     #[inline]
     fn decode<R: Read<'de>, F: DecodeFormat>(d: &mut Decoder<'de, R, F>) -> Result<Self> {
         d.decode_nil()?;
@@ -188,6 +212,10 @@ impl Encode for Duration {
 }
 
 impl<'de> Decode<'de> for Duration {
+    #[inline]
+    fn empty_value() -> Option<Self> {
+        Some(Duration::ZERO)
+    }
     fn decode<R: Read<'de>, F: DecodeFormat>(d: &mut Decoder<'de, R, F>) -> Result<Self> {
         let n = d.decode_i64()?;
         u64::try_from(n)
