@@ -21,7 +21,8 @@ const POW10_F64: [f64; 23] = [
 pub(crate) enum Num {
     /// A non-negative integer that fits in `u64`.
     U(u64),
-    /// A negative integer that fits in `i64`.
+    /// A negative integer that fits in `i64`, or `-0` (as `I(0)`: a
+    /// float target gives it its sign, as Rust's and Go's parsers do).
     I(i64),
     /// A number with a fraction or exponent.
     F(Float),
@@ -53,13 +54,23 @@ impl Mag {
 pub(crate) struct Float {
     /// The value, correctly rounded (to `f32` precision when parsed for an `f32`).
     pub v: f64,
-    /// Decimal mantissa (all digits, the point removed) ...
-    mant: u64,
-    /// ... times ten to this power is the exact value (when `exact`).
-    exp10: i32,
-    /// False when the mantissa had more digits than fit in 64 bits.
-    exact: bool,
+    /// The exact value, for integer targets.
+    exact: Exact,
     neg: bool,
+}
+
+/// The exact value of a [`Float`], as far as integer targets need it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Exact {
+    /// The decimal mantissa (all digits, the point removed: at most 19
+    /// significant ones) times ten to the power `exp10`.
+    Digits { mant: u64, exp10: i32 },
+    /// A longer mantissa whose value is an integer below 2^128: its
+    /// magnitude, worked out from the digits ([`long_int`]).
+    Int(Mag),
+    /// A longer mantissa whose value is not an integer, or is one of 2^128
+    /// or more.
+    NotInt,
 }
 
 impl Num {
@@ -77,21 +88,33 @@ impl Num {
         }
     }
 
-    /// The exact integer value, if the number is integral (floats too:
-    /// `1.5e1` is 15; ugorji decodes floats into integers only when exact).
-    pub fn exact_int(&self) -> Option<i128> {
+    /// The exact integer value, if the number is integral, as a sign and
+    /// a magnitude below 2^128 (floats too: `1.5e1` is 15; ugorji decodes
+    /// floats into integers only when exact). `-0` is `(true, 0)`.
+    pub fn exact_int(&self) -> Option<(bool, u128)> {
         match *self {
-            Num::U(v) => Some(v as i128),
-            Num::I(v) => Some(v as i128),
-            Num::Big { mag, neg, .. } => {
-                let m = mag?.get();
-                if neg {
-                    0i128.checked_sub_unsigned(m)
-                } else {
-                    i128::try_from(m).ok()
-                }
-            }
-            Num::F(f) => f.exact_int(),
+            Num::U(v) => Some((false, u128::from(v))),
+            Num::I(v) => Some((true, u128::from(v.unsigned_abs()))),
+            Num::Big { mag, neg, .. } => Some((neg, mag?.get())),
+            Num::F(f) => f.exact_int().map(|m| (f.neg, m)),
+        }
+    }
+
+    /// [`Num::exact_int`] as an `i128`, if it is one.
+    fn exact_i128(&self) -> Option<i128> {
+        let (neg, m) = self.exact_int()?;
+        if neg {
+            0i128.checked_sub_unsigned(m)
+        } else {
+            i128::try_from(m).ok()
+        }
+    }
+
+    /// [`Num::exact_int`] as a `u128`, if it is one (`-0` is 0).
+    fn exact_u128(&self) -> Option<u128> {
+        match self.exact_int()? {
+            (true, m) if m != 0 => None,
+            (_, m) => Some(m),
         }
     }
 
@@ -114,7 +137,7 @@ impl Num {
         match self {
             Num::U(v) => Ok(v),
             _ => self
-                .exact_int()
+                .exact_u128()
                 .and_then(|i| u64::try_from(i).ok())
                 .ok_or_else(|| Error::out_of_range("u64", self.describe())),
         }
@@ -127,7 +150,7 @@ impl Num {
             Num::I(v) => Ok(v),
             Num::U(v) if v <= i64::MAX as u64 => Ok(v as i64),
             _ => self
-                .exact_int()
+                .exact_i128()
                 .and_then(|i| i64::try_from(i).ok())
                 .ok_or_else(|| Error::out_of_range("i64", self.describe())),
         }
@@ -135,7 +158,7 @@ impl Num {
 
     /// As `i128`: exact or an out-of-range error.
     pub fn to_i128(self) -> Result<i128> {
-        self.exact_int()
+        self.exact_i128()
             .ok_or_else(|| Error::out_of_range("i128", self.describe()))
     }
 
@@ -149,16 +172,16 @@ impl Num {
         {
             return Ok(m.get());
         }
-        self.exact_int()
-            .and_then(|i| u128::try_from(i).ok())
+        self.exact_u128()
             .ok_or_else(|| Error::out_of_range("u128", self.describe()))
     }
 
-    /// As `f64` (integers converted, rounding to nearest).
+    /// As `f64` (integers converted, rounding to nearest; `-0` is `-0.0`).
     #[inline]
     pub fn to_f64(self) -> f64 {
         match self {
             Num::U(v) => v as f64,
+            Num::I(0) => -0.0,
             Num::I(v) => v as f64,
             Num::F(f) => f.v,
             Num::Big { v, .. } => v,
@@ -173,6 +196,7 @@ impl Num {
     pub fn to_f32(self) -> f32 {
         match self {
             Num::U(v) => v as f32,
+            Num::I(0) => -0.0,
             Num::I(v) => v as f32,
             Num::F(f) => f.v as f32,
             Num::Big {
@@ -187,29 +211,81 @@ impl Num {
 }
 
 impl Float {
-    fn exact_int(&self) -> Option<i128> {
-        let m = if !self.exact {
-            // More than 19 significant digits: trust the float only where it is exact.
-            return (self.v.fract() == 0.0 && self.v.abs() < 9_007_199_254_740_992.0)
-                .then_some(self.v as i128);
-        } else if self.mant == 0 {
-            0
-        } else if self.exp10 >= 0 {
-            let p = u32::try_from(self.exp10).ok().filter(|&p| p <= 38)?;
-            (self.mant as i128).checked_mul(10i128.checked_pow(p)?)?
-        } else {
-            let p = self.exp10.unsigned_abs();
-            if p > 19 {
-                return None;
+    /// The magnitude, if the value is an integer below 2^128.
+    fn exact_int(&self) -> Option<u128> {
+        match self.exact {
+            Exact::Digits { mant: 0, .. } => Some(0),
+            Exact::Digits { mant, exp10 } if exp10 >= 0 => {
+                let p = u32::try_from(exp10).ok().filter(|&p| p <= 38)?;
+                u128::from(mant).checked_mul(10u128.pow(p))
             }
-            let d = 10u64.pow(p);
-            if !self.mant.is_multiple_of(d) {
-                return None;
+            Exact::Digits { mant, exp10 } => {
+                // `mant` is below 10^20: no more than 19 trailing zeros.
+                let p = exp10.unsigned_abs();
+                if p > 19 {
+                    return None;
+                }
+                let d = 10u64.pow(p);
+                mant.is_multiple_of(d).then(|| u128::from(mant / d))
             }
-            (self.mant / d) as i128
-        };
-        Some(if self.neg { -m } else { m })
+            Exact::Int(m) => Some(m.get()),
+            Exact::NotInt => None,
+        }
     }
+}
+
+/// The exact value of a well-formed JSON number's text (`-`, digits, an
+/// optional fraction and exponent) when it is an integer below 2^128: its
+/// magnitude (the sign is the caller's). Worked out from the digits, not
+/// from a float: the digits with the point removed, trailing zeros
+/// stripped, times ten to the power that is left, which must not be
+/// negative. In one pass over `text`, whatever its length or exponent.
+#[cold]
+fn long_int(text: &[u8]) -> Option<u128> {
+    let body = text.strip_prefix(b"-").unwrap_or(text);
+    let (mantissa, exp) = match body.iter().position(|&c| c | 0x20 == b'e') {
+        Some(e) => (&body[..e], Some(&body[e + 1..])),
+        None => (body, None),
+    };
+    let (int, frac) = match mantissa.iter().position(|&c| c == b'.') {
+        Some(p) => (&mantissa[..p], &mantissa[p + 1..]),
+        None => (mantissa, &b""[..]),
+    };
+    // The significant digits: from the first nonzero to the last nonzero,
+    // in `int` then `frac`.
+    let digits = || int.iter().chain(frac);
+    let Some(first) = digits().position(|&c| c != b'0') else {
+        return Some(0);
+    };
+    let last = int.len() + frac.len() - 1 - digits().rev().position(|&c| c != b'0')?;
+    // The power of ten of the last significant digit, before the exponent
+    // (digits and exponents beyond `i64` cannot be held in memory, and the
+    // exponent's value is clamped well beyond any that could matter).
+    let trailing = (int.len() + frac.len() - 1 - last) as i64;
+    let mut e10 = trailing - frac.len() as i64;
+    if let Some(exp) = exp {
+        let (eneg, digits) = match exp.split_first() {
+            Some((b'-', rest)) => (true, rest),
+            Some((b'+', rest)) => (false, rest),
+            _ => (false, exp),
+        };
+        let e = digits
+            .iter()
+            .fold(0i64, |e, &c| (e * 10 + i64::from(c - b'0')).min(1 << 50));
+        e10 += if eneg { -e } else { e };
+    }
+    let significant = (last + 1 - first) as i64;
+    // Not an integer; or at least 10^39, beyond 2^128.
+    if e10 < 0 || significant + e10 > 39 {
+        return None;
+    }
+    let m = digits()
+        .skip(first)
+        .take(significant as usize)
+        .try_fold(0u128, |m, &c| {
+            m.checked_mul(10)?.checked_add(u128::from(c - b'0'))
+        })?;
+    m.checked_mul(10u128.pow(e10 as u32))
 }
 
 /// How far a number's text has come in JSON's grammar, byte by byte: what
@@ -302,9 +378,9 @@ pub(crate) fn short_f64<const AT_END: bool>(b: &[u8]) -> Option<Result<(f64, usi
         if s.mant > 1 << 53 {
             return None;
         }
-        // Exact; "-0" is 0.0 as through `Num::I(0)`.
-        let m = s.mant as i64;
-        return Some(Ok((if s.neg { -m } else { m } as f64, s.len)));
+        // Exact, and "-0" is -0.0 as `Num::I(0)` gives it.
+        let m = s.mant as i64 as f64;
+        return Some(Ok((if s.neg { -m } else { m }, s.len)));
     }
     Some(float64(&b[..s.len], s.mant, s.exp10, false, s.neg).map(|v| (v, s.len)))
 }
@@ -316,9 +392,10 @@ pub(crate) fn short_f64<const AT_END: bool>(b: &[u8]) -> Option<Result<(f64, usi
 pub(crate) fn short_f32<const AT_END: bool>(b: &[u8]) -> Option<(f32, usize)> {
     let s = scan_short::<true, AT_END>(b)?;
     let v = if !s.is_float {
-        // One rounding, from the integer itself; "-0" is 0.0 as `short_f64`'s.
-        let m = s.mant as i128;
-        (if s.neg { -m } else { m }) as f32
+        // One rounding, from the integer itself (symmetric, so the sign
+        // can come after it); "-0" is -0.0 as `short_f64`'s.
+        let m = s.mant as f32;
+        if s.neg { -m } else { m }
     } else {
         let v = float32_fast(s.mant, s.exp10)?;
         if s.neg { -v } else { v }
@@ -493,9 +570,7 @@ impl Short {
         };
         Ok(Num::F(Float {
             v,
-            mant,
-            exp10,
-            exact: true,
+            exact: Exact::Digits { mant, exp10 },
             neg,
         }))
     }
@@ -958,13 +1033,14 @@ fn parse_general(b: &[u8], complete: bool, f32: bool) -> Result<Parsed> {
         } else {
             float64(text, mant, exp10, overflow, neg)?
         };
-        Num::F(Float {
-            v,
-            mant,
-            exp10,
-            exact: !overflow,
-            neg,
-        })
+        // Past 19 digits `mant` and `exp10` are approximate: whether the
+        // value is an integer is read from the digits themselves.
+        let exact = if !overflow {
+            Exact::Digits { mant, exp10 }
+        } else {
+            long_int(text).map_or(Exact::NotInt, |m| Exact::Int(Mag::new(m)))
+        };
+        Num::F(Float { v, exact, neg })
     };
     Ok(Parsed::Done(num, i))
 }
@@ -1963,13 +2039,8 @@ mod tests {
     /// f64 and f32; out-of-range values must be errors.
     fn check_float(s: &str) {
         let (a, b) = ours(s);
-        let mut want64: f64 = s.parse().unwrap();
-        let mut want32: f32 = s.parse().unwrap();
-        if !s.contains(['.', 'e', 'E']) && want64 == 0.0 {
-            // "-0" is the integer zero (ugorji reads it as int 0): no sign.
-            want64 = 0.0;
-            want32 = 0.0;
-        }
+        let want64: f64 = s.parse().unwrap();
+        let want32: f32 = s.parse().unwrap();
         if want64.is_finite() {
             assert_eq!(a.unwrap().to_bits(), want64.to_bits(), "f64 {s}");
         } else {
@@ -2177,8 +2248,11 @@ mod tests {
         assert_eq!(num("-9223372036854775808"), Num::I(i64::MIN));
         assert_eq!(
             num("18446744073709551616").exact_int(),
-            Some(18446744073709551616)
+            Some((false, 18446744073709551616))
         );
+        assert_eq!(num("-0").exact_int(), Some((true, 0)));
+        assert_eq!(num("-0").to_f64().to_bits(), (-0.0f64).to_bits());
+        assert_eq!(num("-0").to_f32().to_bits(), (-0.0f32).to_bits());
         assert_eq!(num("-9223372036854775809").kind(false), Kind::Float64);
         assert_eq!(num("1.5e1").to_u64().unwrap(), 15);
         assert!(num("1.5").to_u64().is_err());
