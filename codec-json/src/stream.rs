@@ -1,12 +1,17 @@
 //! [`JsonStream`]: several JSON texts from one input (JSON Lines, concatenated JSON).
 
 use crate::JsonDecoder;
-use codec_core::{Decode, Decoder, Read, Result};
+use codec_core::{Decode, Decoder, Error, Read, Result};
 use std::marker::PhantomData;
 
 /// An iterator over the JSON texts of one input, each decoded into a `T`.
 ///
 /// Texts are separated by optional whitespace (a newline for JSON Lines).
+/// A text that does not end itself (a number, `true`, `false`, `null`)
+/// must be followed by whitespace, the end of the input, or a byte that
+/// starts or ends a self-delimiting token (`[`, `]`, `{`, `}`, `"`, `,`,
+/// `:`), as serde_json's `StreamDeserializer` requires: `01` is an error,
+/// not `0` then `1`, and so are `1-2` and `truefalse`.
 /// Iteration ends at the end of input; after the first error it yields that
 /// error and then ends (the position inside a broken text is unknown).
 /// Made by [`JsonHandle::stream_slice`](crate::JsonHandle::stream_slice) and
@@ -38,6 +43,30 @@ impl<'de, R: Read<'de>, T: Decode<'de>> JsonStream<'de, R, T> {
     }
 }
 
+impl<'de, R: Read<'de>, T: Decode<'de>> JsonStream<'de, R, T> {
+    /// Decodes the next text (whitespace before it already skipped) and,
+    /// when it does not end itself, checks the byte after it.
+    fn decode_delimited(&mut self) -> Result<T> {
+        let first = self.dec.reader_mut().peek()?;
+        let v = self.dec.decode::<T>()?;
+        if matches!(first, Some(b'-' | b'0'..=b'9' | b't' | b'f' | b'n')) {
+            let at = self.dec.offset();
+            match self.dec.reader_mut().peek()? {
+                None
+                | Some(b' ' | b'\t' | b'\n' | b'\r')
+                | Some(b'[' | b']' | b'{' | b'}' | b'"' | b',' | b':') => {}
+                Some(_) => {
+                    return Err(Error::syntax(
+                        "a number or literal must be followed by whitespace or a delimiter",
+                    )
+                    .at(at));
+                }
+            }
+        }
+        Ok(v)
+    }
+}
+
 impl<'de, R: Read<'de>, T: Decode<'de>> Iterator for JsonStream<'de, R, T> {
     type Item = Result<T>;
 
@@ -57,7 +86,7 @@ impl<'de, R: Read<'de>, T: Decode<'de>> Iterator for JsonStream<'de, R, T> {
             }
         }
         self.dec.reset_for_next();
-        let v = self.dec.decode::<T>();
+        let v = self.decode_delimited();
         if v.is_err() {
             self.done = true;
         }

@@ -1,0 +1,120 @@
+//! Concatenated JSON texts ([`JsonHandle::stream_slice`] and
+//! [`JsonHandle::stream_reader`]): a text that does not end itself (a
+//! number, `true`, `false`, `null`) must be followed by whitespace, the end
+//! of the input, or a byte that starts or ends a self-delimiting token, as
+//! serde_json's `StreamDeserializer` requires; `01` is not `0` then `1`.
+
+use codec_core::{ErrorKind, Value};
+use codec_json::JsonHandle;
+use codec_test_support::OneByte;
+
+/// The stream of `input` from a slice, a reader, and a reader handing out
+/// one byte at a time (which must agree): each value, or the error's kind
+/// and offset.
+fn stream(input: &[u8]) -> Vec<Result<Value, (String, Option<u64>)>> {
+    let h = JsonHandle::default();
+    let shown = |r: codec_core::Result<Value>| {
+        r.map_err(|e| {
+            let kind = match e.kind() {
+                ErrorKind::Syntax(_) => "syntax".to_string(),
+                other => format!("{other:?}"),
+            };
+            (kind, e.offset())
+        })
+    };
+    let slice: Vec<_> = h.stream_slice::<Value>(input).map(shown).collect();
+    let reader: Vec<_> = h.stream_reader::<Value, _>(input).map(shown).collect();
+    let one: Vec<_> = h
+        .stream_reader::<Value, _>(OneByte(input))
+        .map(shown)
+        .collect();
+    let text = String::from_utf8_lossy(input);
+    assert_eq!(reader, slice, "{text:?} from a reader");
+    assert_eq!(one, slice, "{text:?} one byte at a time");
+    slice
+}
+
+/// `input` gives the `ok` values, then a syntax error at `at`.
+fn broken_after(input: &[u8], ok: &[Value], at: u64) {
+    let got = stream(input);
+    let text = String::from_utf8_lossy(input);
+    assert_eq!(got.len(), ok.len() + 1, "{text:?}: {got:?}");
+    for (g, w) in got.iter().zip(ok) {
+        assert_eq!(g.as_ref().ok(), Some(w), "{text:?}");
+    }
+    assert_eq!(
+        got.last().unwrap().as_ref().err(),
+        Some(&("syntax".to_string(), Some(at))),
+        "{text:?}"
+    );
+}
+
+#[test]
+fn values_that_do_not_end_themselves_need_a_delimiter() {
+    use Value::*;
+    broken_after(b"01", &[], 1);
+    broken_after(b"-01", &[], 2);
+    broken_after(b"00", &[], 1);
+    broken_after(b"1-2", &[], 1);
+    broken_after(b"truefalse", &[], 4);
+    broken_after(b"nullnull", &[], 4);
+    broken_after(b"false1", &[], 5);
+    broken_after(b"1.5e3x", &[], 5);
+    broken_after(b"[1] 0.5true", &[Array(vec![Uint(1)])], 7);
+    broken_after(b"\"a\"\n12\n-0.00null", &[Str("a".into()), Uint(12)], 12);
+}
+
+#[test]
+fn delimited_values_stream_as_before() {
+    use Value::*;
+    let ok = |input: &[u8], want: Vec<Value>| {
+        let got: Vec<_> = stream(input).into_iter().map(Result::unwrap).collect();
+        assert_eq!(got, want, "{:?}", String::from_utf8_lossy(input));
+    };
+    ok(b"1 2", vec![Uint(1), Uint(2)]);
+    ok(b"1\n2", vec![Uint(1), Uint(2)]);
+    ok(b"1\t-2\r\n3.5", vec![Uint(1), Int(-2), F64(3.5)]);
+    ok(b"[1][2]", vec![Array(vec![Uint(1)]), Array(vec![Uint(2)])]);
+    ok(b"\"a\"\"b\"", vec![Str("a".into()), Str("b".into())]);
+    ok(b"1[2]", vec![Uint(1), Array(vec![Uint(2)])]);
+    ok(b"true\"x\"", vec![Bool(true), Str("x".into())]);
+    ok(b"null{}", vec![Nil, Map(vec![])]);
+    ok(
+        b"{\"a\":1}{\"b\":2}",
+        vec![
+            Map(vec![(Str("a".into()), Uint(1))]),
+            Map(vec![(Str("b".into()), Uint(2))]),
+        ],
+    );
+    ok(b"0", vec![Uint(0)]);
+    ok(b"-0 0", vec![Int(0), Uint(0)]);
+    ok(b"false", vec![Bool(false)]);
+}
+
+#[test]
+fn typed_streams_check_the_delimiter_too() {
+    let h = JsonHandle::default();
+    let got: Vec<_> = h.stream_slice::<u64>(b"1 2 01").collect();
+    assert_eq!(got.len(), 3, "{got:?}");
+    assert_eq!(got[0].as_ref().ok(), Some(&1));
+    assert_eq!(got[1].as_ref().ok(), Some(&2));
+    assert!(matches!(
+        got[2].as_ref().unwrap_err().kind(),
+        ErrorKind::Syntax(_)
+    ));
+    let got: Vec<_> = h.stream_reader::<u64, _>(&b"1\n012\n"[..]).collect();
+    assert_eq!(got.len(), 2, "{got:?}");
+    assert_eq!(got[0].as_ref().ok(), Some(&1));
+    assert!(matches!(
+        got[1].as_ref().unwrap_err().kind(),
+        ErrorKind::Syntax(_)
+    ));
+    let got: Vec<_> = h
+        .stream_reader::<bool, _>(&b"true false truefalse"[..])
+        .collect();
+    assert_eq!(got.len(), 3, "{got:?}");
+    assert!(matches!(
+        got[2].as_ref().unwrap_err().kind(),
+        ErrorKind::Syntax(_)
+    ));
+}
