@@ -274,10 +274,21 @@ fn hex4(h: [u8; 4]) -> Option<u16> {
     ((a | b | c | d) >= 0).then_some((a << 12 | b << 8 | c << 4 | d) as u16)
 }
 
-/// Reads 4 hex digits of a `\u` escape.
+/// Reads 4 hex digits of a `\u` escape, one byte at a time: a byte that
+/// is not a hex digit is a syntax error even when the input ends right
+/// after it (reading four at once took `"\u12"` at the very end of the
+/// input for a string cut short).
 #[inline]
 fn read_hex4<'de, R: Read<'de>>(r: &mut R) -> Result<u16> {
-    hex4(r.read_array::<4>()?).ok_or_else(|| syntax("invalid \\u escape: expected 4 hex digits"))
+    let mut v = 0u16;
+    for _ in 0..4 {
+        let d = HEX_DIGIT[usize::from(r.read_u8()?)];
+        if d < 0 {
+            return Err(syntax("invalid \\u escape: expected 4 hex digits"));
+        }
+        v = v << 4 | d as u16;
+    }
+    Ok(v)
 }
 
 /// The byte a one-letter escape (`\n`, `\"`, ...) stands for; `None` for
@@ -316,7 +327,9 @@ fn read_escape<'de, R: Read<'de>>(r: &mut R, out: &mut Vec<u8>) -> Result<()> {
     let u = read_hex4(r)?;
     let cp = match u {
         0xD800..=0xDBFF => {
-            if r.read_array::<2>()? != *b"\\u" {
+            // Byte by byte: a closing quote right after the high surrogate
+            // is the error, even at the very end of the input.
+            if r.read_u8()? != b'\\' || r.read_u8()? != b'u' {
                 return Err(syntax("lone high surrogate in \\u escape"));
             }
             let lo = read_hex4(r)?;
