@@ -630,3 +630,35 @@ fn unknown_field_option() {
     let v = Value::Array(vec![Value::Int(1), Value::Int(2), Value::Int(3)]);
     assert!(codec::from_value_with::<Point>(&v, overflow).is_err());
 }
+
+/// An enum without variants has no value.
+#[derive(Codec, Debug)]
+enum Never {}
+
+#[test]
+fn enum_without_variants_decodes_from_nothing() {
+    for v in [
+        Value::Nil,
+        s("A"),
+        Value::Uint(0),
+        map(vec![(s("A"), Value::Nil)]),
+    ] {
+        let e = from_value::<Never>(&v).unwrap_err();
+        assert!(
+            matches!(e.kind(), ErrorKind::TypeMismatch { expected, .. }
+                if *expected == "a value of Never (an enum with no variants)"),
+            "{v:?}: {e}"
+        );
+    }
+    // Containers holding none of it encode and decode as usual.
+    assert_eq!(
+        to_value(&Vec::<Never>::new()).unwrap(),
+        Value::Array(vec![])
+    );
+    assert!(
+        from_value::<Vec<Never>>(&Value::Array(vec![]))
+            .unwrap()
+            .is_empty()
+    );
+    assert!(from_value::<Option<Never>>(&Value::Nil).unwrap().is_none());
+}

@@ -671,8 +671,20 @@ fn decode_into_body(cx: &Cx<'_>, st: &Struct) -> Option<TokenStream> {
     }
 }
 
-fn enum_body(cx: &Cx<'_>, en: &crate::model::Enum) -> TokenStream {
+fn enum_body(cx: &Cx<'_>, ident: &syn::Ident, en: &crate::model::Enum) -> TokenStream {
     let (k, sup) = (cx.k, cx.sup());
+    if en.variants.is_empty() {
+        // No input is a value of an enum without variants: a type mismatch
+        // naming the type, at the next item, which is left unread.
+        let expected = format!(
+            "a value of {} (an enum with no variants)",
+            syn::ext::IdentExt::unraw(ident)
+        );
+        return quote! {
+            let __kind = __d.peek_kind()?;
+            #sup::Err(__d.mismatch(__kind, #expected))
+        };
+    }
     let read_tag = if en.index {
         let arms = en.variants.iter().enumerate().map(|(i, v)| {
             let n = v.index;
@@ -792,7 +804,7 @@ pub fn derive(c: &Container, g: &Gen) -> TokenStream {
             };
             (body, extra)
         }
-        Body::Enum(en) => (enum_body(&cx, en), TokenStream::new()),
+        Body::Enum(en) => (enum_body(&cx, ident, en), TokenStream::new()),
     };
     if let Some(tag) = c.ext {
         return quote! {

@@ -423,7 +423,14 @@ pub fn derive(c: &Container, g: &Gen) -> TokenStream {
                     }
                 }
             });
-            (quote!(match self { #(#arms)* }), TokenStream::new())
+            // An enum without variants has no value to encode: `match *self {}`
+            // (the place, not the reference, is what the compiler knows empty).
+            let body = if en.variants.is_empty() {
+                quote!(match *self {})
+            } else {
+                quote!(match self { #(#arms)* })
+            };
+            (body, TokenStream::new())
         }
     };
     if let Some(tag) = c.ext {

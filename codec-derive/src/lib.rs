@@ -45,7 +45,8 @@
 //!
 //! Structs decode from a map or an array. Enums decode from a bare tag (unit
 //! variants) or a one-entry map (every variant; a unit variant's payload is
-//! ignored, normally nil).
+//! ignored, normally nil). An enum without variants has no value to encode,
+//! and decoding one is always a type mismatch naming it.
 //!
 //! ## Attributes
 //!

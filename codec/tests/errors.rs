@@ -906,3 +906,40 @@ fn duplicate_field_points_at_the_second_key() {
         }
     }
 }
+
+/// An enum without variants: no input decodes into it, and the error names
+/// the type and points at the item, in a struct field as at the top.
+#[test]
+fn enum_without_variants_is_a_type_mismatch_naming_it() {
+    #[derive(Codec, Debug)]
+    enum Never {}
+    #[derive(Codec, Debug)]
+    struct Holder {
+        n: Option<Never>,
+        m: Never,
+    }
+    for h in handles() {
+        for v in [
+            s("A"),
+            Value::Uint(0),
+            Value::Map(vec![(s("A"), Value::Nil)]),
+        ] {
+            let bytes = h.to_vec(&v).unwrap();
+            let err = h.from_slice::<Never>(&bytes).unwrap_err();
+            assert!(
+                matches!(err.kind(), ErrorKind::TypeMismatch { expected, .. }
+                    if expected.contains("Never (an enum with no variants)")),
+                "{}: {err}",
+                h.name()
+            );
+            assert_eq!(err.path_string(), "", "{}: {err}", h.name());
+            assert_eq!(err.offset(), Some(0), "{}: {err}", h.name());
+        }
+        let bytes = h
+            .to_vec(&Value::Map(vec![(s("n"), Value::Nil), (s("m"), s("A"))]))
+            .unwrap();
+        let at = find(&bytes, &h.to_vec("A").unwrap(), 0);
+        let err = h.from_slice::<Holder>(&bytes).unwrap_err();
+        check_located(&h, &err, ".m", at);
+    }
+}
