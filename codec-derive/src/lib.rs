@@ -63,6 +63,10 @@
 //! Variant: `rename = "n"`, `index = N`, `rename_all`, `toarray` and
 //! `omitempty` (struct variants).
 //!
+//! `rename_all`, `omitempty` and `toarray` act on field names, so on a
+//! struct or variant without them (tuple, newtype, unit) they are an error
+//! rather than ignored; on an enum, `rename_all` renames the variants.
+//!
 //! Field: `rename = "n"`, `skip`, `omitempty`, `key = N`, `default`,
 //! `default = "path"`, `flatten`, `rest`, `with = "module"`.
 //!

@@ -1,7 +1,7 @@
 //! A small model of the type being derived, built from syn's AST and the
 //! parsed attributes, with every misuse reported at the attribute's span.
 
-use crate::attr::{self, DefaultAttr, Errors, RenameRule};
+use crate::attr::{self, DefaultAttr, Errors, RenameRule, Spanned_};
 use proc_macro2::Span;
 use std::collections::HashMap;
 use syn::spanned::Spanned;
@@ -129,8 +129,8 @@ pub fn build(input: &DeriveInput) -> syn::Result<Container> {
             }
             let st = fields(
                 &s.fields,
-                ca.rename_all.as_ref().map(|r| r.value),
-                ca.omitempty.is_some(),
+                ca.rename_all.as_ref(),
+                ca.omitempty,
                 ca.toarray,
                 false,
                 &mut errors,
@@ -197,8 +197,8 @@ pub fn build(input: &DeriveInput) -> syn::Result<Container> {
                 let toarray = va.toarray;
                 let mut body = fields(
                     &v.fields,
-                    va.rename_all.as_ref().map(|r| r.value),
-                    va.omitempty.is_some(),
+                    va.rename_all.as_ref(),
+                    va.omitempty,
                     toarray,
                     true,
                     &mut errors,
@@ -250,10 +250,13 @@ fn discriminant(expr: &Expr) -> Option<i64> {
     }
 }
 
+/// The fields of a struct or variant; `rename_all`, `omit_all` and
+/// `toarray` are the struct's or variant's own attributes, which only
+/// fields with names can follow.
 fn fields(
     fs: &Fields,
-    rename_all: Option<RenameRule>,
-    omit_all: bool,
+    rename_all: Option<&Spanned_<RenameRule>>,
+    omit_all: Option<Span>,
     toarray: Option<Span>,
     in_variant: bool,
     errors: &mut Errors,
@@ -264,17 +267,31 @@ fn fields(
         Fields::Unnamed(_) => Style::Tuple,
         Fields::Unit => Style::Unit,
     };
-    if let Some(sp) = toarray
-        && style != Style::Named
-    {
-        {
-            let what = if in_variant { "variants" } else { "structs" };
+    if style != Style::Named {
+        // Without field names there is nothing for these to act on: an
+        // array (or the single value, or nil) is written whole, unnamed.
+        let what = if in_variant { "variants" } else { "structs" };
+        if let Some(sp) = toarray {
             errors.at(
                 sp,
                 format!("`toarray` applies to {what} with named fields (this one has no field names to drop)"),
             );
         }
+        if let Some(r) = rename_all {
+            errors.at(
+                r.span,
+                format!("`rename_all` applies to {what} with named fields (this one has no field names to rename)"),
+            );
+        }
+        if let Some(sp) = omit_all {
+            errors.at(
+                sp,
+                format!("`omitempty` applies to {what} with named fields (only map entries can be left out)"),
+            );
+        }
     }
+    let rename_all = rename_all.map(|r| r.value);
+    let omit_all = omit_all.is_some();
     let mut out = Vec::new();
     let mut names: HashMap<String, ()> = HashMap::new();
     let mut keys: HashMap<i64, ()> = HashMap::new();
