@@ -13,7 +13,8 @@ use crate::{
     Decode, DecodeFormat, Decoder, Encode, EncodeFormat, EncodeOptions, Encoder, Error, ErrorKind,
     KeyHint, Kind, PathSegment, Read, Result, Seq, Write,
 };
-use std::collections::{BTreeMap, HashMap};
+use std::borrow::Cow;
+use std::collections::{BTreeMap, HashMap, btree_map, hash_map};
 use std::hash::BuildHasher;
 
 pub use std::default::Default;
@@ -76,10 +77,12 @@ pub trait FlattenDecode<'de>: Sized {
         off: u64,
         d: &mut Decoder<'de, R, F>,
     ) -> Result<()>;
-    /// Decodes the value of an unknown key into the rest map (only when `HAS_REST`).
+    /// Decodes the value of an unknown key, read at offset `off`, into the
+    /// rest map (only when `HAS_REST`).
     fn flat_decode_rest<R: Read<'de>, F: DecodeFormat>(
         st: &mut Self::State,
         key: String,
+        off: u64,
         d: &mut Decoder<'de, R, F>,
     ) -> Result<()>;
     /// Decodes this struct's fields from the next array items; false when
@@ -134,10 +137,13 @@ pub trait RestEncode {
 
 /// The decoding half of a `#[codec(rest)]` map.
 pub trait RestDecode<'de>: Default {
-    /// Decodes the value of the unknown key `key` and keeps it.
+    /// Decodes the value of the unknown key `key`, read at offset `off`,
+    /// and keeps it. A key the map already holds is a `DuplicateField`
+    /// error at `off` ([`duplicate_rest_key`]), as a repeated field is.
     fn rest_insert<R: Read<'de>, F: DecodeFormat>(
         &mut self,
         key: String,
+        off: u64,
         d: &mut Decoder<'de, R, F>,
     ) -> Result<()>;
 }
@@ -222,14 +228,18 @@ impl<'de, V: Decode<'de>> RestDecode<'de> for BTreeMap<String, V> {
     fn rest_insert<R: Read<'de>, F: DecodeFormat>(
         &mut self,
         key: String,
+        off: u64,
         d: &mut Decoder<'de, R, F>,
     ) -> Result<()> {
-        match V::decode(d) {
-            Ok(v) => {
-                self.insert(key, v);
-                Ok(())
-            }
-            Err(err) => Err(err.within(PathSegment::Key(key))),
+        match self.entry(key) {
+            btree_map::Entry::Occupied(e) => Err(duplicate_rest_key(e.key(), off)),
+            btree_map::Entry::Vacant(e) => match V::decode(d) {
+                Ok(v) => {
+                    e.insert(v);
+                    Ok(())
+                }
+                Err(err) => Err(err.within(PathSegment::Key(e.into_key()))),
+            },
         }
     }
 }
@@ -238,14 +248,18 @@ impl<'de, V: Decode<'de>, S: BuildHasher + Default> RestDecode<'de> for HashMap<
     fn rest_insert<R: Read<'de>, F: DecodeFormat>(
         &mut self,
         key: String,
+        off: u64,
         d: &mut Decoder<'de, R, F>,
     ) -> Result<()> {
-        match V::decode(d) {
-            Ok(v) => {
-                self.insert(key, v);
-                Ok(())
-            }
-            Err(err) => Err(err.within(PathSegment::Key(key))),
+        match self.entry(key) {
+            hash_map::Entry::Occupied(e) => Err(duplicate_rest_key(e.key(), off)),
+            hash_map::Entry::Vacant(e) => match V::decode(d) {
+                Ok(v) => {
+                    e.insert(v);
+                    Ok(())
+                }
+                Err(err) => Err(err.within(PathSegment::Key(e.into_key()))),
+            },
         }
     }
 }
@@ -347,7 +361,16 @@ pub fn missing_field(name: &'static str) -> Error {
 /// `DuplicateField(name)` at the decoder's offset.
 #[cold]
 pub fn duplicate_field(name: &'static str, offset: u64) -> Error {
-    Error::new(ErrorKind::DuplicateField(name)).at(offset)
+    Error::new(ErrorKind::DuplicateField(Cow::Borrowed(name))).at(offset)
+}
+
+/// `DuplicateField(key)` for an unknown key that a `#[codec(rest)]` map
+/// already holds, at the offset of its second occurrence: a rest map
+/// keeps one value per key, and a repeated key is refused as a repeated
+/// field is, rather than keeping only the last value.
+#[cold]
+pub fn duplicate_rest_key(key: &str, offset: u64) -> Error {
+    Error::new(ErrorKind::DuplicateField(Cow::Owned(key.to_owned()))).at(offset)
 }
 
 /// A key read by [`Decoder::decode_key`](crate::Decoder::decode_key) that

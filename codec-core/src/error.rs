@@ -53,8 +53,9 @@ pub enum ErrorKind {
     UnknownField(String),
     /// A required struct field is missing.
     MissingField(&'static str),
-    /// A struct field appears twice.
-    DuplicateField(&'static str),
+    /// A struct field appears twice, or an unknown key kept by a
+    /// `#[codec(rest)]` map does.
+    DuplicateField(Cow<'static, str>),
     /// An enum variant name or index that the type does not know.
     UnknownVariant(String),
     /// An array is longer than a fixed-size target (with `error_on_array_overflow`) or

@@ -310,7 +310,10 @@ fn unknown_and_duplicate_fields() {
         (s("y"), Value::Int(2)),
     ]);
     let e = from_value::<Point>(&v).unwrap_err();
-    assert!(matches!(e.kind(), ErrorKind::DuplicateField("x")), "{e}");
+    assert!(
+        matches!(e.kind(), ErrorKind::DuplicateField(k) if k == "x"),
+        "{e}"
+    );
 }
 
 #[derive(Codec, Debug, PartialEq)]
@@ -529,6 +532,22 @@ fn rest() {
     let o: OuterRest = from_value(&v).unwrap();
     assert_eq!(o.inner.extra.get("q"), Some(&Value::Nil));
     assert_eq!(o.name, "n");
+    // an unknown key given twice is a duplicate field, not a last-one-wins
+    let dup = map(vec![
+        (s("q"), Value::Uint(1)),
+        (s("id"), Value::Uint(1)),
+        (s("q"), Value::Uint(2)),
+    ]);
+    let e = from_value::<WithRest>(&dup).unwrap_err();
+    assert!(
+        matches!(e.kind(), ErrorKind::DuplicateField(k) if k == "q"),
+        "{e}"
+    );
+    let e = from_value::<OuterRest>(&dup).unwrap_err();
+    assert!(
+        matches!(e.kind(), ErrorKind::DuplicateField(k) if k == "q"),
+        "{e}"
+    );
 }
 
 mod hex {

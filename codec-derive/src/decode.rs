@@ -352,7 +352,7 @@ fn rest_route(cx: &Cx<'_>, ss: &[Slot<'_>]) -> TokenStream {
     let (sup, de) = (cx.sup(), cx.de);
     if let Some(s) = ss.iter().find(|s| s.f.rest) {
         let (ty, slot) = (&s.ty, &s.slot);
-        return quote!(<#ty as #sup::RestDecode<#de>>::rest_insert(&mut #slot, __k, __d)?;);
+        return quote!(<#ty as #sup::RestDecode<#de>>::rest_insert(&mut #slot, __k, __off, __d)?;);
     }
     let mut route = quote!({
         let _ = __k;
@@ -362,7 +362,7 @@ fn rest_route(cx: &Cx<'_>, ss: &[Slot<'_>]) -> TokenStream {
         let (ty, slot) = (&s.ty, &s.slot);
         route = quote! {
             if <#ty as #sup::FlattenDecode<#de>>::HAS_REST {
-                <#ty as #sup::FlattenDecode<#de>>::flat_decode_rest(&mut #slot, __k, __d)?;
+                <#ty as #sup::FlattenDecode<#de>>::flat_decode_rest(&mut #slot, __k, __off, __d)?;
             } else #route
         };
     }
@@ -907,7 +907,7 @@ fn flatten_impl(
                 }
                 #sup::Ok(())
             }
-            fn flat_decode_rest<__R: #k::Read<#de>, __F: #k::DecodeFormat>(__st: &mut Self::State, __k: #sup::String, __d: &mut #k::Decoder<#de, __R, __F>) -> #k::Result<()> {
+            fn flat_decode_rest<__R: #k::Read<#de>, __F: #k::DecodeFormat>(__st: &mut Self::State, __k: #sup::String, __off: u64, __d: &mut #k::Decoder<#de, __R, __F>) -> #k::Result<()> {
                 #rest
                 #sup::Ok(())
             }

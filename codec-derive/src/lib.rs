@@ -81,7 +81,9 @@
 //!   Go zero values; Rust has no zero value for every type.
 //! - `rest` entries are written after (or, under `canonical`, sorted among)
 //!   the fields; a rest key equal to a field name is written twice, as the
-//!   decoder never puts known names there.
+//!   decoder never puts known names there. An unknown key given twice is a
+//!   `DuplicateField` error at its second occurrence, as a field given
+//!   twice is (ugorji's Go map would keep the last value).
 //! - In array form (`toarray`), flattened structs are inlined positionally
 //!   (as ugorji does with embedded structs) and `rest` maps are not written.
 //! - Structs with integer keys decode keys given as integers or as text

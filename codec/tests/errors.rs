@@ -2,6 +2,7 @@
 //! a person can act on.
 
 use codec::{AnyHandle, Codec, Error, ErrorKind, Value};
+use std::collections::{BTreeMap, HashMap};
 
 #[derive(Codec, Debug, PartialEq)]
 struct Line {
@@ -905,6 +906,114 @@ fn duplicate_field_points_at_the_second_key() {
             assert_eq!(err.offset(), Some(at as u64), "{}: {err}", h.name());
         }
     }
+}
+
+#[derive(Codec, Debug, PartialEq)]
+struct RestB {
+    a: u32,
+    #[codec(rest)]
+    extra: BTreeMap<String, Value>,
+}
+
+#[derive(Codec, Debug, PartialEq)]
+struct RestH {
+    a: u32,
+    #[codec(rest)]
+    extra: HashMap<String, u32>,
+}
+
+/// `rest` beside a flattened struct.
+#[derive(Codec, Debug, PartialEq)]
+struct FlatThenRest {
+    a: u32,
+    #[codec(flatten)]
+    inner: Inner,
+    #[codec(rest)]
+    extra: BTreeMap<String, u32>,
+}
+
+#[derive(Codec, Debug, PartialEq)]
+struct InnerRest {
+    b: u32,
+    #[codec(rest)]
+    extra: HashMap<String, u32>,
+}
+
+/// `rest` inside the flattened struct.
+#[derive(Codec, Debug, PartialEq)]
+struct FlatRestInside {
+    a: u32,
+    #[codec(flatten)]
+    inner: InnerRest,
+}
+
+/// An unknown key given twice to a `rest` map is a duplicate field, as a
+/// known key given twice is: same kind, reported at the second occurrence,
+/// with the same path, whatever the map type and wherever the map is (own
+/// field or inside a flattened struct). Distinct unknown keys are all kept.
+#[test]
+fn duplicate_rest_key_is_a_duplicate_field() {
+    fn check<T: codec::DecodeOwned + std::fmt::Debug>(h: &AnyHandle, what: &str) {
+        let name = format!("{} {what}", h.name());
+        let entries = |last: &str| {
+            Value::Map(vec![
+                (s("a"), Value::Uint(1)),
+                (s("q"), Value::Uint(1)),
+                (s("b"), Value::Uint(2)),
+                (s("c"), Value::Uint(3)),
+                (s(last), Value::Uint(4)),
+            ])
+        };
+        let ok = h.to_vec(&entries("r")).unwrap();
+        h.from_slice::<T>(&ok)
+            .unwrap_or_else(|e| panic!("{name}: distinct keys refused: {e}"));
+        let bytes = h.to_vec(&entries("q")).unwrap();
+        let key = h.to_vec("q").unwrap();
+        let at = bytes.windows(key.len()).rposition(|w| w == key).unwrap();
+        let err = h.from_slice::<T>(&bytes).unwrap_err();
+        assert!(
+            matches!(err.kind(), ErrorKind::DuplicateField(k) if k == "q"),
+            "{name}: {err}"
+        );
+        assert_eq!(err.offset(), Some(at as u64), "{name}: {err}");
+        assert_eq!(err.path_string(), "", "{name}: {err}");
+        assert_eq!(
+            err.to_string(),
+            format!("duplicate field \"q\" (byte {at})")
+        );
+        // Nested: the path leads to the struct, as for a known field.
+        let list = Value::Array(vec![entries("r"), entries("q")]);
+        let bytes = h.to_vec(&list).unwrap();
+        let at = bytes.windows(key.len()).rposition(|w| w == key).unwrap();
+        let err = h.from_slice::<Vec<T>>(&bytes).unwrap_err();
+        assert!(
+            matches!(err.kind(), ErrorKind::DuplicateField(k) if k == "q"),
+            "{name}: {err}"
+        );
+        check_located(h, &err, "[1]", at);
+        let known = Value::Array(vec![entries("r"), entries("a")]);
+        let bytes = h.to_vec(&known).unwrap();
+        let err = h.from_slice::<Vec<T>>(&bytes).unwrap_err();
+        assert!(
+            matches!(err.kind(), ErrorKind::DuplicateField(k) if k == "a"),
+            "{name}: {err}"
+        );
+        assert_eq!(err.path_string(), "[1]", "{name}: {err}");
+    }
+    for h in handles() {
+        check::<RestB>(&h, "BTreeMap rest");
+        check::<RestH>(&h, "HashMap rest");
+        check::<FlatThenRest>(&h, "flatten + rest");
+        check::<FlatRestInside>(&h, "rest in a flattened struct");
+    }
+    // The kept keys, once each.
+    let h = AnyHandle::from_name("json").unwrap();
+    let v: FlatThenRest = h.from_slice(br#"{"a":1,"q":5,"b":2,"c":3,"r":6}"#).unwrap();
+    assert_eq!(v.extra, BTreeMap::from([("q".into(), 5), ("r".into(), 6)]));
+    let err = h
+        .from_slice::<RestB>(br#"{"a":1,"q":1,"q":2}"#)
+        .unwrap_err();
+    assert_eq!(err.to_string(), "duplicate field \"q\" (byte 13)");
 }
 
 /// An enum without variants: no input decodes into it, and the error names
