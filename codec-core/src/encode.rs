@@ -202,6 +202,13 @@ impl<W: Write, F: EncodeFormat> Encoder<W, F> {
     pub fn encode_i64(&mut self, v: i64) -> Result<()> {
         self.f.write_i64(&mut self.w, v)
     }
+    /// Writes an enum variant's integer tag (see
+    /// [`EncodeFormat::write_variant_index`]): as [`Encoder::encode_i64`],
+    /// except that a format never turns it into something else (nil).
+    #[inline]
+    pub fn encode_variant_index(&mut self, v: i64) -> Result<()> {
+        self.f.write_variant_index(&mut self.w, v)
+    }
     /// Writes an unsigned integer.
     #[inline]
     pub fn encode_u64(&mut self, v: u64) -> Result<()> {

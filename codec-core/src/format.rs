@@ -242,6 +242,18 @@ pub trait EncodeFormat: Sized {
     /// Writes a byte string.
     fn write_bytes<W: Write>(&mut self, w: &mut W, v: &[u8]) -> Result<()>;
 
+    /// Writes the integer tag of an enum variant (`#[codec(index)]`), bare
+    /// for a unit variant or as the key of the variant's one-entry map.
+    /// Defaults to [`EncodeFormat::write_i64`]. A format that writes some
+    /// integer values in another form overrides it to write the plain
+    /// integer: the tag names the variant, it is not a zero value (Simple's
+    /// `enc_zero_values_as_nil` would otherwise write tag 0 as nil, which
+    /// names no variant).
+    #[inline]
+    fn write_variant_index<W: Write>(&mut self, w: &mut W, v: i64) -> Result<()> {
+        self.write_i64(w, v)
+    }
+
     /// Writes a struct field name or other string map key known at compile
     /// time. Defaults to [`EncodeFormat::write_str`] (binc may intern it as a symbol).
     #[inline]

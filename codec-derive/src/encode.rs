@@ -395,7 +395,7 @@ pub fn derive(c: &Container, g: &Gen) -> TokenStream {
                 let (accs, pat) = variant_accs(&v.body);
                 let tag = if en.index {
                     let n = v.index;
-                    quote!(__e.encode_i64(#n)?;)
+                    quote!(__e.encode_variant_index(#n)?;)
                 } else {
                     let name = &v.name;
                     quote!(__e.encode_field_name(#name)?;)
@@ -403,7 +403,7 @@ pub fn derive(c: &Container, g: &Gen) -> TokenStream {
                 if v.body.style == Style::Unit {
                     let tag = if en.index {
                         let n = v.index;
-                        quote!(__e.encode_i64(#n))
+                        quote!(__e.encode_variant_index(#n))
                     } else {
                         let name = &v.name;
                         quote!(__e.encode_field_name(#name))

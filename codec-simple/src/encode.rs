@@ -185,6 +185,17 @@ impl EncodeFormat for SimpleEncoder {
         write_magnitude(w, 0x08, v)
     }
 
+    /// Never nil, even tag 0 with `zero_as_nil`: a variant's tag is what
+    /// tells the variants apart, and nil would name none of them.
+    #[inline]
+    fn write_variant_index<W: Write>(&mut self, w: &mut W, v: i64) -> Result<()> {
+        if v < 0 {
+            write_magnitude(w, 0x0C, v.unsigned_abs())
+        } else {
+            write_magnitude(w, 0x08, v as u64)
+        }
+    }
+
     #[inline]
     fn write_f32<W: Write>(&mut self, w: &mut W, v: f32) -> Result<()> {
         if v == 0.0 && self.nil_for_zero() {
@@ -453,6 +464,14 @@ mod tests {
         assert_eq!(enc(true, |e, w| e.write_u64(w, 0)), hex("01"));
         assert_eq!(enc(true, |e, w| e.write_i64(w, 0)), hex("01"));
         assert_eq!(enc(true, |e, w| e.write_i64(w, -1)), hex("0c 01"));
+        // An enum's integer tag is never nil: 0 names a variant.
+        assert_eq!(enc(true, |e, w| e.write_variant_index(w, 0)), hex("08 00"));
+        assert_eq!(enc(true, |e, w| e.write_variant_index(w, -5)), hex("0c 05"));
+        assert_eq!(
+            enc(true, |e, w| e.write_variant_index(w, 300)),
+            hex("09 01 2c")
+        );
+        assert_eq!(enc(false, |e, w| e.write_variant_index(w, 0)), hex("08 00"));
         assert_eq!(enc(true, |e, w| e.write_f32(w, -0.0)), hex("01"));
         assert_eq!(enc(true, |e, w| e.write_f64(w, 0.0)), hex("01"));
         assert_eq!(enc(true, |e, w| e.write_str(w, "")), hex("01"));

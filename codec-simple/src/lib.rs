@@ -101,7 +101,9 @@ pub struct SimpleHandle {
     /// Options shared by every handle (canonical order, limits, ...).
     pub options: Options,
     /// Write `false`, integer 0, float ±0.0 and `""` as nil (`01`), except as
-    /// map keys (ugorji's `EncZeroValuesAsNil`). Default `false`.
+    /// map keys (ugorji's `EncZeroValuesAsNil`). Default `false`. A derived
+    /// enum's integer tag (`#[codec(index)]`) is never nil: tag 0 names a
+    /// variant (Go has no enums, so ugorji has no such case).
     pub enc_zero_values_as_nil: bool,
 }
 

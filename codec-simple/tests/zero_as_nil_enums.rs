@@ -1,0 +1,103 @@
+//! Derived enums with integer tags (`#[codec(index)]`) under
+//! `enc_zero_values_as_nil`: a tag is never written as nil (tag 0 is a
+//! variant, not a zero value), so every variant comes back, bare or in
+//! map form, on its own or inside a struct.
+
+extern crate codec_core as codec;
+
+use codec::{Codec, Value, from_slice, to_vec};
+use codec_simple::SimpleHandle;
+
+#[derive(Codec, Debug, Clone, PartialEq)]
+#[codec(index)]
+enum Idx {
+    A,
+    B(u8),
+    C {
+        x: i32,
+    },
+    #[codec(index = -5)]
+    D,
+    #[codec(index = 300)]
+    F(String, u8),
+}
+
+#[derive(Codec, Debug, Clone, PartialEq)]
+#[codec(index)]
+enum Zero {
+    #[codec(index = 1)]
+    One,
+    #[codec(index = 0)]
+    Nought(bool),
+}
+
+#[derive(Codec, Debug, Clone, PartialEq)]
+struct Holder {
+    n: u32,
+    e: Idx,
+    list: Vec<Idx>,
+    z: Zero,
+}
+
+fn hex(s: &str) -> Vec<u8> {
+    let s: String = s.chars().filter(|c| !c.is_whitespace()).collect();
+    (0..s.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
+        .collect()
+}
+
+fn zero_nil() -> SimpleHandle {
+    SimpleHandle::default().enc_zero_values_as_nil(true)
+}
+
+#[test]
+fn unit_variant_tags_are_integers_even_zero() {
+    let h = zero_nil();
+    for (v, want) in [(Idx::A, "08 00"), (Idx::D, "0c 05")] {
+        let bytes = to_vec(&v, &h).unwrap();
+        assert_eq!(bytes, hex(want), "{v:?}");
+    }
+    assert_eq!(to_vec(&Zero::One, &h).unwrap(), hex("08 01"));
+    // The payload's zero values still become nil; the tag does not.
+    assert_eq!(to_vec(&Idx::B(0), &h).unwrap(), hex("f1 01 08 01 01"));
+    assert_eq!(
+        to_vec(&Zero::Nought(false), &h).unwrap(),
+        hex("f1 01 08 00 01")
+    );
+}
+
+#[test]
+fn every_variant_round_trips() {
+    for h in [zero_nil(), SimpleHandle::default()] {
+        let all = [
+            Idx::A,
+            Idx::B(0),
+            Idx::B(7),
+            Idx::C { x: 0 },
+            Idx::C { x: -1 },
+            Idx::D,
+            Idx::F(String::new(), 0),
+            Idx::F("f".into(), 1),
+        ];
+        for v in &all {
+            let bytes = to_vec(v, &h).unwrap();
+            assert_eq!(&from_slice::<Idx, _>(&bytes, &h).unwrap(), v, "{v:?}");
+        }
+        for z in [Zero::One, Zero::Nought(false), Zero::Nought(true)] {
+            let bytes = to_vec(&z, &h).unwrap();
+            assert_eq!(from_slice::<Zero, _>(&bytes, &h).unwrap(), z);
+        }
+        let holder = Holder {
+            n: 0,
+            e: Idx::A,
+            list: all.to_vec(),
+            z: Zero::Nought(false),
+        };
+        let bytes = to_vec(&holder, &h).unwrap();
+        assert_eq!(from_slice::<Holder, _>(&bytes, &h).unwrap(), holder);
+        // The tag reads back as an integer into `Value` too.
+        let v: Value = from_slice(&to_vec(&Idx::A, &h).unwrap(), &h).unwrap();
+        assert_eq!(v, Value::Uint(0));
+    }
+}
