@@ -89,7 +89,11 @@
 //!   ugorji does; this is what reads `integer_as_string` output and map keys.
 //!   Bool targets accept `"true"`/`"false"` only in map-key position.
 //! - Floats decode into integer targets only when exact (`1.5e1` into `u8`
-//!   is 15, `1.5` is an error); integers too large for a target are errors.
+//!   is 15, `1.5` is an error), decided from the digits at any length
+//!   (`1.8446744073709551616e19` into `u128` is 2^64,
+//!   `1.0000000000000000000001` into `u8` an error); integers too large for
+//!   a target are errors. `-0` is `-0.0` in a float target and 0 in an
+//!   integer one.
 //! - `f64` is correctly rounded; `f32` targets round straight from the text.
 //! - Strings without escapes are borrowed from a slice input (`&'de str`).
 //!   String content and whitespace are scanned 16 bytes per step with SSE2
