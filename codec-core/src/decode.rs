@@ -36,7 +36,8 @@ pub trait Decode<'de>: Sized {
     /// The default replaces `self` with [`Decode::decode`]. `String`, `Vec`,
     /// `VecDeque` and the maps keep their allocations, `Option` and `Box`
     /// decode into their content, and derived structs decode field by field:
-    /// fields absent from the input keep their current values. Existing map
+    /// fields absent from the input keep their current values (a field
+    /// given twice is an error, as in `decode`). Existing map
     /// values are decoded into (merged) unless
     /// [`DecodeOptions::map_value_reset`](crate::DecodeOptions::map_value_reset);
     /// a [`Value`](crate::Value) is merged into unless

@@ -297,21 +297,27 @@ pub fn decode_fields_into<'de, R: Read<'de>, F: DecodeFormat>(
             let unknown_err = d.options().error_on_unknown_field;
             // The field expected next: the one after the last read.
             let mut next = 0;
-            while let Some(id) =
+            // A field given twice is an error, as it is to `decode`.
+            let mut seen = Seen::new(hints.len());
+            while let Some(hit) =
                 d.map_next_field(&mut seq, hints.get(next), |key, off, hinted| {
                     if hinted {
-                        return Ok(Some(next));
+                        return Ok(Some((next, off)));
                     }
                     let text = key_text(key, off)?;
                     match lookup(text) {
-                        Some(id) => Ok(Some(id)),
+                        Some(id) => Ok(Some((id, off))),
                         None if unknown_err => Err(unknown_field(text, off)),
                         None => Ok(None),
                     }
                 })?
             {
-                match id {
-                    Some(id) => {
+                match hit {
+                    Some((id, off)) => {
+                        if !seen.insert(id) {
+                            let name = hints.get(id).map_or("", |h| h.name().as_str());
+                            return Err(duplicate_field(name, off));
+                        }
                         next = id + 1;
                         field(id, d)?;
                     }
@@ -334,21 +340,56 @@ pub fn decode_fields_into<'de, R: Read<'de>, F: DecodeFormat>(
     }
 }
 
+/// The fields of one struct that [`decode_fields_into`] has read: a bit
+/// each for up to 128 fields, a `Vec` beyond.
+enum Seen {
+    Bits(u128),
+    Many(Vec<bool>),
+}
+
+impl Seen {
+    fn new(fields: usize) -> Self {
+        if fields <= 128 {
+            Seen::Bits(0)
+        } else {
+            Seen::Many(vec![false; fields])
+        }
+    }
+
+    /// Marks field `id`; false when it was already marked.
+    #[inline]
+    fn insert(&mut self, id: usize) -> bool {
+        match self {
+            Seen::Bits(bits) => {
+                let bit = u32::try_from(id)
+                    .ok()
+                    .and_then(|i| 1u128.checked_shl(i))
+                    .unwrap_or(0);
+                let fresh = *bits & bit == 0;
+                *bits |= bit;
+                fresh
+            }
+            Seen::Many(seen) => seen.get_mut(id).is_none_or(|s| !std::mem::replace(s, true)),
+        }
+    }
+}
+
 /// Sorts entry names into canonical (bytewise) order.
 #[inline]
 pub fn sort_names(names: &mut [&str]) {
     names.sort_unstable();
 }
 
-/// The value of a struct field whose key is absent and that has no
-/// [`Decode::missing`] value: with the `absent_as_empty` option, its
-/// [`Decode::empty_value`]. `None`: a `MissingField` error.
+/// The value of the struct field `name`, whose key is absent and whose
+/// type has no [`Decode::missing`] value: with the `absent_as_empty`
+/// option, its [`Decode::empty_value`]; else (or with none) a
+/// `MissingField` error. One call, out of line, in derived code.
 #[cold]
-pub fn absent_empty<'de, T: Decode<'de>>(absent_as_empty: bool) -> Option<T> {
-    if absent_as_empty {
-        T::empty_value()
-    } else {
-        None
+#[inline(never)]
+pub fn absent_field<'de, T: Decode<'de>>(absent_as_empty: bool, name: &'static str) -> Result<T> {
+    match absent_as_empty.then(T::empty_value).flatten() {
+        Some(v) => Ok(v),
+        None => Err(missing_field(name)),
     }
 }
 

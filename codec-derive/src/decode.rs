@@ -504,15 +504,15 @@ fn finish_field(cx: &Cx<'_>, st: &Struct, s: &Slot<'_>) -> TokenStream {
         },
         // Absent from a map: empty under `absent_as_empty` (what
         // `omit_empty` leaves out), where the type has an empty value.
-        (None, None) if st.style == Style::Named => quote! {
-            match <#ty as #k::Decode<#de>>::missing() {
-                #sup::Some(__v) => __v,
-                #sup::None => match #sup::absent_empty::<#ty>(#absent) {
+        (None, None) if st.style == Style::Named => {
+            let name = &s.f.name;
+            quote! {
+                match <#ty as #k::Decode<#de>>::missing() {
                     #sup::Some(__v) => __v,
-                    #sup::None => return #sup::Err(#err),
-                },
+                    #sup::None => #sup::absent_field::<#ty>(#absent, #name)?,
+                }
             }
-        },
+        }
         (None, None) => quote! {
             match <#ty as #k::Decode<#de>>::missing() {
                 #sup::Some(__v) => __v,
@@ -639,9 +639,17 @@ fn decode_into_body(cx: &Cx<'_>, st: &Struct) -> Option<TokenStream> {
                     )?;
                 });
             }
+            // A field given twice is an error, as it is to `decode`.
+            let n_own = plain(&ss).count();
             let arms = plain(&ss).enumerate().map(|(id, s)| {
                 let into = into_field(cx, st, s);
-                quote!(#sup::FieldKey::Id(#id) => { #into })
+                let name = &s.f.name;
+                quote!(#sup::FieldKey::Id(#id) => {
+                    if ::core::mem::replace(&mut __seen[#id], true) {
+                        return #sup::Err(#sup::duplicate_field(#name, __off));
+                    }
+                    #into
+                })
             });
             let entries = entries(
                 cx,
@@ -660,6 +668,7 @@ fn decode_into_body(cx: &Cx<'_>, st: &Struct) -> Option<TokenStream> {
                     #k::Kind::Map => {
                         let mut __seq = __d.map_begin()?;
                         let __unknown_err = __d.options().error_on_unknown_field;
+                        let mut __seen = [false; #n_own];
                         #entries
                         __d.map_end(__seq)?;
                     }

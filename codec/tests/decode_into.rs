@@ -306,3 +306,43 @@ fn keys_in_any_order_unknown_keys_array_form_and_mismatch() {
         );
     });
 }
+
+/// A field given twice is a `DuplicateField` error to `decode_into`, at
+/// the second key, as it is to `decode` (text keys and integer keys).
+#[test]
+fn decode_into_rejects_a_field_given_twice_as_decode_does() {
+    #[derive(Codec, Debug, PartialEq, Default)]
+    struct Keyed {
+        #[codec(key = 1)]
+        a: u32,
+        #[codec(key = 2)]
+        b: Option<String>,
+    }
+    let twice = |k1: Value, k2: Value| {
+        Value::Map(vec![
+            (k1.clone(), Value::Uint(1)),
+            (k2, Value::Nil),
+            (k1, Value::Uint(2)),
+        ])
+    };
+    each_handle!(h => {
+        let name = h.name();
+        let text = to_vec(&twice(Value::from("name"), Value::from("tags")), &h).unwrap();
+        let want = codec::from_slice::<Item, _>(&text, &h).unwrap_err();
+        let mut target = item("old", 1);
+        let err = h.decoder(&text).decode_into(&mut target).unwrap_err();
+        assert!(
+            matches!(err.kind(), codec::ErrorKind::DuplicateField(f) if f == "name"),
+            "{name}: {err}"
+        );
+        assert_eq!(err.offset(), want.offset(), "{name}: {err} / {want}");
+        let int = to_vec(&twice(Value::Uint(1), Value::Uint(2)), &h).unwrap();
+        let want = codec::from_slice::<Keyed, _>(&int, &h).unwrap_err();
+        let err = h.decoder(&int).decode_into(&mut Keyed::default()).unwrap_err();
+        assert!(
+            matches!(err.kind(), codec::ErrorKind::DuplicateField(f) if f == "a"),
+            "{name}: {err}"
+        );
+        assert_eq!(err.offset(), want.offset(), "{name}: {err} / {want}");
+    });
+}
