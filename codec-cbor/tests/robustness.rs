@@ -175,6 +175,8 @@ fn nesting_past_max_depth_is_an_error() {
         (0x9f, Some(0xffu8)),
         (0xa1, None),
         (0xc6, None),
+        // Tag 32 (a URI), with a one-byte argument.
+        (0xd8, None),
     ] {
         for n in [depth, depth + 1, 100_000] {
             let mut v = Vec::new();
@@ -183,12 +185,18 @@ fn nesting_past_max_depth_is_an_error() {
                 if open == 0xa1 {
                     v.push(0x00);
                 }
+                if open == 0xd8 {
+                    v.push(0x20);
+                }
             }
             v.push(0x00);
             if let Some(c) = close {
                 v.extend(std::iter::repeat_n(c, n));
             }
             let r = from_slice::<Value, _>(&v, &h);
+            // A `Document` too, in this thread's stack (2 MiB for a test).
+            let doc = from_slice::<codec_core::Document, _>(&v, &h);
+            assert_eq!(doc.is_ok(), r.is_ok(), "{open:02x} x {n}: {doc:?}");
             let mut d = h.decoder(&v);
             let s = d.skip();
             if n <= depth {

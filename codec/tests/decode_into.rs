@@ -318,16 +318,17 @@ fn decode_into_rejects_a_field_given_twice_as_decode_does() {
         #[codec(key = 2)]
         b: Option<String>,
     }
-    let twice = |k1: Value, k2: Value| {
-        Value::Map(vec![
-            (k1.clone(), Value::Uint(1)),
-            (k2, Value::Nil),
-            (k1, Value::Uint(2)),
-        ])
+    // `k1`, `k2`, then `k1` again (values of the fields' types).
+    let twice = |k1: Value, v1: Value, k2: Value, v2: Value| {
+        Value::Map(vec![(k1.clone(), v1.clone()), (k2, v2), (k1, v1)])
     };
     each_handle!(h => {
         let name = h.name();
-        let text = to_vec(&twice(Value::from("name"), Value::from("tags")), &h).unwrap();
+        let text = to_vec(
+            &twice(Value::from("name"), Value::from("n"), Value::from("tags"), Value::Array(vec![])),
+            &h,
+        )
+        .unwrap();
         let want = codec::from_slice::<Item, _>(&text, &h).unwrap_err();
         let mut target = item("old", 1);
         let err = h.decoder(&text).decode_into(&mut target).unwrap_err();
@@ -336,7 +337,7 @@ fn decode_into_rejects_a_field_given_twice_as_decode_does() {
             "{name}: {err}"
         );
         assert_eq!(err.offset(), want.offset(), "{name}: {err} / {want}");
-        let int = to_vec(&twice(Value::Uint(1), Value::Uint(2)), &h).unwrap();
+        let int = to_vec(&twice(Value::Uint(1), Value::Uint(5), Value::Uint(2), Value::Nil), &h).unwrap();
         let want = codec::from_slice::<Keyed, _>(&int, &h).unwrap_err();
         let err = h.decoder(&int).decode_into(&mut Keyed::default()).unwrap_err();
         assert!(
