@@ -3,10 +3,13 @@
 //! variant, not a zero value), so every variant comes back, bare or in
 //! map form, on its own or inside a struct.
 
+mod common;
+
 extern crate codec_core as codec;
 
 use codec::{Codec, Value, from_slice, to_vec};
 use codec_simple::SimpleHandle;
+use common::unhex as hex;
 
 #[derive(Codec, Debug, Clone, PartialEq)]
 #[codec(index)]
@@ -37,14 +40,6 @@ struct Holder {
     e: Idx,
     list: Vec<Idx>,
     z: Zero,
-}
-
-fn hex(s: &str) -> Vec<u8> {
-    let s: String = s.chars().filter(|c| !c.is_whitespace()).collect();
-    (0..s.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
-        .collect()
 }
 
 fn zero_nil() -> SimpleHandle {

@@ -102,6 +102,8 @@ pub fn normalize_dynamic(v: &Value) -> Value {
     }
 }
 
+// Not every test binary that includes this module reads through it.
+#[allow(unused_imports)]
 pub use codec_test_support::Trickle;
 
 /// xorshift64* — a small deterministic PRNG.
