@@ -139,9 +139,10 @@ impl BincDecoder {
                 r.skip(n)
             }
             0x6 | 0x7 => {
-                let inner = depth
-                    .checked_sub(1)
-                    .ok_or_else(|| Error::new(ErrorKind::DepthLimitExceeded { max: 0 }))?;
+                // Past the budget, the error points at the descriptor byte.
+                let inner = depth.checked_sub(1).ok_or_else(|| {
+                    Error::new(ErrorKind::DepthLimitExceeded { max: 0 }).at(r.offset() - 1)
+                })?;
                 let n = read_len(r, vs)?;
                 let items = if bd >> 4 == 0x7 {
                     n.checked_mul(2)

@@ -542,10 +542,12 @@ fn bad_chunk(cb: u8, major: u8) -> Error {
 /// levels of nesting are allowed.
 fn skip_item<'de, R: Read<'de>>(r: &mut R, depth: u32) -> Result<()> {
     let ib = r.read_u8()?;
-    let inner = || {
+    // The budget for what an array, map or tag holds; past it, the error
+    // points at this item's initial byte.
+    let inner = |r: &R| {
         depth
             .checked_sub(1)
-            .ok_or_else(|| Error::new(ErrorKind::DepthLimitExceeded { max: 0 }))
+            .ok_or_else(|| Error::new(ErrorKind::DepthLimitExceeded { max: 0 }).at(r.offset() - 1))
     };
     match ib >> 5 {
         0 | 1 => read_arg(r, ib).map(drop),
@@ -567,7 +569,7 @@ fn skip_item<'de, R: Read<'de>>(r: &mut R, depth: u32) -> Result<()> {
             }
         }
         4 | 5 => {
-            let inner = inner()?;
+            let inner = inner(r)?;
             let per_entry = if ib >> 5 == 5 { 2 } else { 1 };
             if ib & 0x1f == 31 {
                 loop {
@@ -589,8 +591,9 @@ fn skip_item<'de, R: Read<'de>>(r: &mut R, depth: u32) -> Result<()> {
             Ok(())
         }
         6 => {
+            let inner = inner(r)?;
             read_arg(r, ib)?;
-            skip_item(r, inner()?)
+            skip_item(r, inner)
         }
         _ => match ib & 0x1f {
             0..=23 => Ok(()),

@@ -288,12 +288,13 @@ impl Walker<'_> {
                 d.map_end(seq)?;
             }
             Kind::Tag => {
+                // Entered before the tag is read: a depth error points at it.
+                d.enter_nested()?;
                 let t = d.decode_tag()?;
                 it.header_end = d.offset();
                 it.ty = "tag";
                 it.value = Some(Value::Uint(t));
                 self.emit(&it);
-                d.enter_nested()?;
                 self.item(d, depth + 1, Role::Tagged)?;
                 d.leave();
             }

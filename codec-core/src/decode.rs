@@ -681,7 +681,11 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
 
     /// Reads an array header (entering one level of nesting). Follow with
     /// [`Decoder::array_next`] before each item and [`Decoder::array_end`] at the end.
-    #[inline(always)]
+    // This and the other container steps are forced inline only where
+    // `debug_assertions` are off (optimised builds): unoptimised, each
+    // inlined copy kept its own stack slots in every recursive decode's
+    // frame (see `value::decode_scalar_with`).
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub fn array_begin(&mut self) -> Result<Seq> {
         self.enter()?;
         let header = self.r.offset();
@@ -692,7 +696,7 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
     }
 
     /// Begins the next array item; false at the end of the array.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub fn array_next(&mut self, seq: &mut Seq) -> Result<bool> {
         if seq.ended() {
             return Ok(false);
@@ -735,7 +739,7 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
     /// Reads a map header (entering one level of nesting). Follow with
     /// [`Decoder::map_next`] before each key, [`Decoder::map_value`] before each
     /// value and [`Decoder::map_end`] at the end.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub fn map_begin(&mut self) -> Result<Seq> {
         self.enter()?;
         let header = self.r.offset();
@@ -908,7 +912,7 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
     /// by position, as there. [`KeyStep::Next`]: the format has done
     /// [`Decoder::map_next`] only, and the general path reads the key and
     /// the `:`.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(crate) fn push_text_entry_key(&mut self, seq: &mut Seq) -> Result<KeyStep<()>> {
         if let Some(step) = self.text_key_general(seq)? {
             return Ok(step);
@@ -961,7 +965,7 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
     /// The start of [`Decoder::push_text_entry_key`] and
     /// [`Decoder::doc_text_key`]: the step when the map has ended or is at
     /// `max_len` (whose error the general path gives); `None` to go on.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn text_key_general(&mut self, seq: &mut Seq) -> Result<Option<KeyStep<()>>> {
         if seq.ended() {
             return Ok(Some(KeyStep::End));
@@ -974,7 +978,7 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
     }
 
     /// The end of [`Decoder::push_text_entry_key`] and [`Decoder::doc_text_key`].
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn text_key_done(&mut self, seq: &mut Seq, step: Result<KeyStep<()>>) -> Result<KeyStep<()>> {
         let step = step.map_err(|e| self.at(e))?;
         if let KeyStep::End = step {
@@ -1101,7 +1105,24 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
         let budget = self.opts.max_depth.saturating_sub(self.depth);
         self.f
             .skip(&mut self.r, &mut self.scratch, budget)
-            .map_err(|e| e.at(self.r.offset()))
+            .map_err(|e| self.skip_failed(e))
+    }
+
+    /// An error of [`DecodeFormat::skip`], which knows only the depth
+    /// budget it was given: a depth error names the `max_depth` in force,
+    /// as [`Decoder::enter`]'s do, and an error without an offset gets the
+    /// reader's.
+    #[cold]
+    #[inline(never)]
+    fn skip_failed(&self, e: Error) -> Error {
+        let at = e.offset().unwrap_or(self.r.offset());
+        match e.kind() {
+            ErrorKind::DepthLimitExceeded { .. } => Error::new(ErrorKind::DepthLimitExceeded {
+                max: self.opts.max_depth,
+            })
+            .at(at),
+            _ => e.at(at),
+        }
     }
 
     /// Consumes one whole item and returns its encoded bytes (for `Raw`).
@@ -1418,8 +1439,10 @@ pub fn skip_generic<'de, F: DecodeFormat, R: Read<'de>>(
             f.read_simple(r)?;
         }
         Kind::Tag => {
+            // Checked before the tag is read: a depth error points at it.
+            let inner = nested(depth)?;
             f.read_tag(r)?;
-            skip_generic(f, r, scratch, nested(depth)?)?;
+            skip_generic(f, r, scratch, inner)?;
         }
         Kind::Array => {
             let inner = nested(depth)?;

@@ -1634,8 +1634,27 @@ fn build<'de, R: Read<'de>, F: DecodeFormat>(
     d: &mut Decoder<'de, R, F>,
     doc: &mut Builder,
 ) -> Result<()> {
+    match build_scalar(d, doc)? {
+        None => {}
+        Some(Kind::Array) => build_items(d, doc)?,
+        Some(Kind::Map) => build_entries(d, doc)?,
+        Some(rare) => build_rare(d, doc, rare)?,
+    }
+    Ok(())
+}
+
+/// The next item appended to `doc` if it is a scalar (`None`), else its
+/// kind, for [`build`] to recurse into. Apart from `build` so that an
+/// unoptimised build (which gives every temporary of a function's
+/// inlined callees its own stack slot) keeps that recursion's frame
+/// small; optimised, this is inlined back.
+#[inline]
+fn build_scalar<'de, R: Read<'de>, F: DecodeFormat>(
+    d: &mut Decoder<'de, R, F>,
+    doc: &mut Builder,
+) -> Result<Option<Kind>> {
     if d.doc_scalar(doc)? {
-        return Ok(());
+        return Ok(None);
     }
     match d.peek_kind()? {
         Kind::Nil => {
@@ -1679,11 +1698,9 @@ fn build<'de, R: Read<'de>, F: DecodeFormat>(
             let b = d.decode_bytes()?;
             doc.push_data(Tag::Bytes, &b);
         }
-        Kind::Array => build_items(d, doc)?,
-        Kind::Map => build_entries(d, doc)?,
-        rare @ (Kind::Ext | Kind::Time | Kind::Tag | Kind::Simple) => build_rare(d, doc, rare)?,
+        other => return Ok(Some(other)),
     }
-    Ok(())
+    Ok(None)
 }
 
 fn build_items<'de, R: Read<'de>, F: DecodeFormat>(
@@ -1743,9 +1760,34 @@ fn entry_error(e: Error, doc: &Builder, key: usize, i: usize) -> Error {
     e.within(seg.unwrap_or(PathSegment::Index(i)))
 }
 
-/// The kinds no text format produces, out of line.
+/// The kinds no text format produces, out of line: a tag, whose content
+/// [`build`] recurses into, here; the others in [`build_leaf`].
 #[inline(never)]
 fn build_rare<'de, R: Read<'de>, F: DecodeFormat>(
+    d: &mut Decoder<'de, R, F>,
+    doc: &mut Builder,
+    kind: Kind,
+) -> Result<()> {
+    if kind != Kind::Tag {
+        return build_leaf(d, doc, kind);
+    }
+    // Entered before the tag is read: a depth error points at it.
+    d.enter_nested()?;
+    let res = d.decode_tag().and_then(|t| {
+        doc.push(Tag::Tagged, 0, t);
+        let at = doc.open(Tag::Extra);
+        build(d, doc).map(|()| at)
+    });
+    d.leave();
+    let at = res?;
+    doc.close(at, 1);
+    Ok(())
+}
+
+/// An extension, a time or a simple value, apart from [`build_rare`] for
+/// the reason [`build_scalar`] gives.
+#[inline(never)]
+fn build_leaf<'de, R: Read<'de>, F: DecodeFormat>(
     d: &mut Decoder<'de, R, F>,
     doc: &mut Builder,
     kind: Kind,
@@ -1759,16 +1801,6 @@ fn build_rare<'de, R: Read<'de>, F: DecodeFormat>(
         Kind::Time => {
             let t = d.decode_time()?;
             doc.push_time(&t);
-        }
-        Kind::Tag => {
-            let t = d.decode_tag()?;
-            d.enter_nested()?;
-            doc.push(Tag::Tagged, 0, t);
-            let at = doc.open(Tag::Extra);
-            let res = build(d, doc);
-            d.leave();
-            res?;
-            doc.close(at, 1);
         }
         // Kind::Simple, the only other kind passed here.
         _ => {

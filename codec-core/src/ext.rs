@@ -238,11 +238,12 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
         match F::EXT_STYLE {
             ExtStyle::Transparent => T::decode(self),
             ExtStyle::Tagged => {
+                // Entered before the tag is read: a depth error points at it.
+                self.enter_nested()?;
                 let found = self.decode_tag()?;
                 if found != tag {
                     return Err(wrong_tag(tag, found).at(off));
                 }
-                self.enter_nested()?;
                 let v = T::decode(self)?;
                 self.leave();
                 Ok(v)

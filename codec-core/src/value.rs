@@ -466,6 +466,48 @@ fn decode_other_with<'de, R: Read<'de>, F: DecodeFormat>(
     put: impl FnOnce(&mut Decoder<'de, R, F>, Value),
 ) -> Result<()> {
     match d.peek_kind()? {
+        Kind::Array => {
+            let a = decode_items(d)?;
+            put(d, Value::Array(a));
+        }
+        Kind::Map => {
+            let at = d.offset();
+            let m = decode_entries(d)?;
+            let m = if d.options().value_maps == ValueMaps::Ordered
+                && !d.format_mut().reject_duplicate_keys()
+            {
+                m
+            } else {
+                settle_map(d, m, at)?
+            };
+            put(d, Value::Map(m));
+        }
+        rare @ (Kind::Ext | Kind::Time | Kind::Tag | Kind::Simple) => {
+            let v = decode_rare(d, rare)?;
+            put(d, v);
+        }
+        scalar => decode_scalar_with(d, scalar, put)?,
+    }
+    Ok(())
+}
+
+/// The scalar arms of [`decode_other_with`], which recurses for every
+/// container. Apart, so that an unoptimised build (which gives every
+/// temporary of a function's inlined callees its own stack slot) keeps
+/// that recursion's frame small: 256 nested arrays took 2.4 MB of stack
+/// with these arms inside, more than a test thread has. Optimised, this
+/// is inlined back. For the same reason the `put` closures along the
+/// recursion (and the decoder's container steps) are forced inline only
+/// where `debug_assertions` are off, as in optimised builds: 256 nested
+/// arrays or maps now take 0.4 to 0.6 MB unoptimised
+/// (`codec/tests/deep_nesting.rs`).
+#[inline]
+fn decode_scalar_with<'de, R: Read<'de>, F: DecodeFormat>(
+    d: &mut Decoder<'de, R, F>,
+    kind: Kind,
+    put: impl FnOnce(&mut Decoder<'de, R, F>, Value),
+) -> Result<()> {
+    match kind {
         Kind::Nil => {
             d.decode_nil()?;
             put(d, Value::Nil);
@@ -505,29 +547,10 @@ fn decode_other_with<'de, R: Read<'de>, F: DecodeFormat>(
             let t = Text::from(&*d.decode_str()?);
             put(d, Value::Str(t));
         }
-        Kind::Bytes => {
+        // Kind::Bytes (the only other kind passed here).
+        _ => {
             let b = d.decode_bytes()?.to_vec();
             put(d, Value::Bytes(b));
-        }
-        Kind::Array => {
-            let a = decode_items(d)?;
-            put(d, Value::Array(a));
-        }
-        Kind::Map => {
-            let at = d.offset();
-            let m = decode_entries(d)?;
-            let m = if d.options().value_maps == ValueMaps::Ordered
-                && !d.format_mut().reject_duplicate_keys()
-            {
-                m
-            } else {
-                settle_map(d, m, at)?
-            };
-            put(d, Value::Map(m));
-        }
-        rare @ (Kind::Ext | Kind::Time | Kind::Tag | Kind::Simple) => {
-            let v = decode_rare(d, rare)?;
-            put(d, v);
         }
     }
     Ok(())
@@ -564,9 +587,29 @@ fn settle_map<'de, R: Read<'de>, F: DecodeFormat>(
 }
 
 /// The kinds no text format produces (extensions, times, tags, simple
-/// values), out of line for the same reason as [`settle_map`].
+/// values), out of line for the same reason as [`settle_map`]: a tag,
+/// whose content [`Value::decode`] recurses into, here; the others in
+/// [`decode_leaf`].
 #[inline(never)]
 fn decode_rare<'de, R: Read<'de>, F: DecodeFormat>(
+    d: &mut Decoder<'de, R, F>,
+    kind: Kind,
+) -> Result<Value> {
+    if kind != Kind::Tag {
+        return decode_leaf(d, kind);
+    }
+    // Entered before the tag is read: a depth error points at it.
+    d.enter_nested()?;
+    let t = d.decode_tag()?;
+    let v = Value::decode(d)?;
+    d.leave();
+    Ok(Value::Tagged(t, Box::new(v)))
+}
+
+/// An extension, a time or a simple value, apart from [`decode_rare`]
+/// for the reason [`decode_scalar_with`] gives.
+#[inline(never)]
+fn decode_leaf<'de, R: Read<'de>, F: DecodeFormat>(
     d: &mut Decoder<'de, R, F>,
     kind: Kind,
 ) -> Result<Value> {
@@ -576,13 +619,6 @@ fn decode_rare<'de, R: Read<'de>, F: DecodeFormat>(
             Value::Ext(t, Box::from(&*b))
         }
         Kind::Time => Value::Time(d.decode_time()?),
-        Kind::Tag => {
-            let t = d.decode_tag()?;
-            d.enter_nested()?;
-            let v = Value::decode(d)?;
-            d.leave();
-            Value::Tagged(t, Box::new(v))
-        }
         // Kind::Simple (the only other kind passed here).
         _ => Value::Simple(d.decode_simple()?),
     })
@@ -610,7 +646,7 @@ fn decode_items<'de, R: Read<'de>, F: DecodeFormat>(
 }
 
 /// The items of an array of declared length, into a `Vec` sized up front.
-#[inline(always)]
+#[inline]
 fn decode_counted_items<'de, R: Read<'de>, F: DecodeFormat>(
     d: &mut Decoder<'de, R, F>,
     mut seq: crate::Seq,
@@ -621,13 +657,13 @@ fn decode_counted_items<'de, R: Read<'de>, F: DecodeFormat>(
         // Built in its slot, as on the stack below.
         make_room(&mut out);
         let placed = d.scalar_value(
-            #[inline(always)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
             |_, _, v| push_into_room(&mut out, v),
         );
         if placed.map_err(|e| e.in_index(i))?.is_none() {
             decode_other_with(
                 d,
-                #[inline(always)]
+                #[cfg_attr(not(debug_assertions), inline(always))]
                 |_, v| push_into_room(&mut out, v),
             )
             .map_err(|e| e.in_index(i))?;
@@ -705,7 +741,7 @@ fn gather_entries<'de, R: Read<'de>, F: DecodeFormat>(
                 if !d.push_scalar_entry_key().map_err(|e| e.in_index(i))? {
                     decode_other_with(
                         d,
-                        #[inline(always)]
+                        #[cfg_attr(not(debug_assertions), inline(always))]
                         |d, k| push_into_room(&mut d.entry_stack, (k, Value::Nil)),
                     )
                     .map_err(|e| e.in_index(i))?;
@@ -717,7 +753,7 @@ fn gather_entries<'de, R: Read<'de>, F: DecodeFormat>(
         let put = match d.put_scalar_entry_value() {
             Ok(false) => decode_other_with(
                 d,
-                #[inline(always)]
+                #[cfg_attr(not(debug_assertions), inline(always))]
                 |d, v| fill_entry(&mut d.entry_stack, at, v),
             ),
             done => done.map(drop),
@@ -740,7 +776,7 @@ fn push_item<'de, R: Read<'de>, F: DecodeFormat>(d: &mut Decoder<'de, R, F>) -> 
     if !d.push_scalar_item()? {
         decode_other_with(
             d,
-            #[inline(always)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
             |d, v| push_into_room(&mut d.value_stack, v),
         )?;
     }
@@ -871,13 +907,13 @@ fn decode_entry<'de, R: Read<'de>, F: DecodeFormat>(
     let i = seq.index - 1;
     make_room(out);
     let placed = d.scalar_value(
-        #[inline(always)]
+        #[cfg_attr(not(debug_assertions), inline(always))]
         |_, _, k| push_into_room(out, (k, Value::Nil)),
     );
     if placed.map_err(|e| e.in_index(i))?.is_none() {
         decode_other_with(
             d,
-            #[inline(always)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
             |_, k| push_into_room(out, (k, Value::Nil)),
         )
         .map_err(|e| e.in_index(i))?;
@@ -888,12 +924,12 @@ fn decode_entry<'de, R: Read<'de>, F: DecodeFormat>(
         fill_entry(out, out.len().wrapping_sub(1), v);
     }
     let put = match d.scalar_value(
-        #[inline(always)]
+        #[cfg_attr(not(debug_assertions), inline(always))]
         |_, _, v| fill(out, v),
     ) {
         Ok(None) => decode_other_with(
             d,
-            #[inline(always)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
             |_, v| fill(out, v),
         ),
         done => done.map(drop),

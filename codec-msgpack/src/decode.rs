@@ -763,7 +763,14 @@ impl DecodeFormat for MsgpackDecoder {
             }
             if matches!(b, 0x80..=0x9f | ARRAY16..=MAP32) {
                 if stack.len() >= depth as usize {
-                    return Err(Error::new(ErrorKind::DepthLimitExceeded { max: depth }));
+                    // At the header just read: its byte and length bytes.
+                    let header = match b {
+                        0x80..=0x9f => 1,
+                        ARRAY16 | MAP16 => 3,
+                        _ => 5,
+                    };
+                    let e = Error::new(ErrorKind::DepthLimitExceeded { max: depth });
+                    return Err(e.at(r.offset() - header));
                 }
                 if items > 0 {
                     stack.push(left);

@@ -559,9 +559,10 @@ impl DecodeFormat for SimpleDecoder {
                 r.skip(n)
             }
             0xE8..=0xEC | 0xF0..=0xF4 => {
-                let inner = depth
-                    .checked_sub(1)
-                    .ok_or_else(|| Error::new(ErrorKind::DepthLimitExceeded { max: 0 }))?;
+                // Past the budget, the error points at the descriptor byte.
+                let inner = depth.checked_sub(1).ok_or_else(|| {
+                    Error::new(ErrorKind::DepthLimitExceeded { max: 0 }).at(r.offset() - 1)
+                })?;
                 let n = read_len(r, bd)?;
                 let items = if bd >= 0xF0 {
                     n.checked_mul(2)
