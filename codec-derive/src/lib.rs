@@ -84,6 +84,11 @@
 //!   decoder never puts known names there. An unknown key given twice is a
 //!   `DuplicateField` error at its second occurrence, as a field given
 //!   twice is (ugorji's Go map would keep the last value).
+//! - A flattened struct's field whose key is also a key of the struct it
+//!   is flattened into is written under that key twice (ugorji writes only
+//!   the shallower one); the decoder gives the first to the outer field and
+//!   reports `DuplicateField` at the second. The derive cannot see the
+//!   flattened type's keys to refuse this at compile time: rename one.
 //! - In array form (`toarray`), flattened structs are inlined positionally
 //!   (as ugorji does with embedded structs) and `rest` maps are not written.
 //! - Structs with integer keys decode keys given as integers or as text

@@ -10,8 +10,8 @@ use codec_core::{
     Seq, Text, Time, Value, copy_short,
 };
 
-/// The longest number gathered across reader buffers ("number too long" past it).
-const MAX_GATHERED_NUMBER: usize = 4096;
+/// The longest number decoded ("number too long" past it).
+const MAX_GATHERED_NUMBER: usize = number::MAX_LEN;
 
 /// Input tails shorter than this are scanned for a number from a padded
 /// copy ([`number_window`]).

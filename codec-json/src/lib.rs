@@ -65,10 +65,9 @@
 //!   invalid escapes, invalid UTF-8, control characters in strings, leading
 //!   zeros, trailing commas, comments, `NaN`/`Infinity` and trailing data.
 //!   Decoding a number that overflows `f64` (`1e400`) is an out-of-range
-//!   error. A decoded number that reaches the end of the buffered input
-//!   (from an `io::Read`, one that crosses the reader's buffer; from a
-//!   slice, one that ends it) is gathered first, up to 4096 bytes; a longer
-//!   one is the error "number too long". A *skipped* number (an unknown
+//!   error. A decoded number is at most 4096 bytes long, from a slice or
+//!   from a reader wherever its buffers split the number; a longer one is
+//!   the error "number too long". A *skipped* number (an unknown
 //!   field, a [`codec_core::Raw`] or [`codec_core::RawRef`]) is checked
 //!   against the grammar only, as ugorji and serde_json skip: `1e400` and
 //!   numbers of any length pass through untouched.

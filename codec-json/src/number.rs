@@ -127,6 +127,11 @@ impl Num {
                 mag: Some(m), neg, ..
             } => format!("{}{}", if neg { "-" } else { "" }, m.get()),
             Num::Big { v, .. } => format!("{v:e}"),
+            // More digits than `v` shows: `1.0000000000000000000001` is
+            // not the integer 1 its rounding prints as.
+            Num::F(f) if f.exact == Exact::NotInt => {
+                format!("{:?} (rounded from a longer decimal)", f.v)
+            }
             Num::F(f) => format!("{:?}", f.v),
         }
     }
@@ -340,6 +345,11 @@ pub(crate) enum Parsed {
     /// The bytes ended inside (or right after) the number and more may follow.
     NeedMore,
 }
+
+/// The longest number decoded, in bytes ("number too long" past it), from
+/// a slice or a reader alike, wherever the reader's buffers split it. A
+/// skipped number is only checked against the grammar, at any length.
+pub(crate) const MAX_LEN: usize = 4096;
 
 #[cold]
 fn bad_number(msg: &'static str) -> Error {
@@ -1013,6 +1023,9 @@ fn parse_general(b: &[u8], complete: bool, f32: bool) -> Result<Parsed> {
     }
     if i >= len && !complete {
         return Ok(Parsed::NeedMore);
+    }
+    if i > MAX_LEN {
+        return Err(bad_number("number too long"));
     }
     let text = &b[..i];
     let num = if !is_float {

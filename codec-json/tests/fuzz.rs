@@ -2,7 +2,7 @@
 //! from a slice and from readers, and every strict prefix of a valid text
 //! (a container, string or literal) is an error.
 
-use codec_core::{Decode, Document, Handle, IoReader, Value, from_reader, from_slice};
+use codec_core::{Decode, DecodeOwned, Document, Handle, IoReader, Value, from_reader, from_slice};
 use codec_json::JsonHandle;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -499,37 +499,50 @@ fn a_number_that_ends_the_input_reads_as_anywhere_else() {
     }
 }
 
-/// A number gathered across buffers (from a reader, or one that ends a
-/// slice) is bounded: 4096 bytes are read, one more is the error "number
-/// too long" at the number's first byte, however much the reader hands over
-/// at once (a slice hands over all of it).
+/// A decoded number is at most 4096 bytes long; one more is the error
+/// "number too long" at the number's first byte, alike from a slice
+/// (alone or inside an array) and from a reader, however its buffers split
+/// the number (7 bytes at a time, 4096, or all at once), and into every
+/// target. Within the limit, the reader copies at most that much.
 #[test]
-fn a_gathered_number_is_bounded() {
-    let h = JsonHandle::default();
-    let number = |bytes: usize| format!("0.{}", "1".repeat(bytes - 2));
-    assert!(from_slice::<f64, _>(number(4096).as_bytes(), &h).is_ok());
-    let array = format!("[{}]", number(4096));
-    let reader = Chunked {
-        data: array.as_bytes(),
-        chunk: 7,
-    };
-    assert!(from_reader::<Vec<f64>, _, _>(reader, &h).is_ok());
-    for bytes in [4097, 9000, 100_000] {
-        let err = from_slice::<f64, _>(number(bytes).as_bytes(), &h).unwrap_err();
-        assert_eq!(err.to_string(), "invalid input: number too long (byte 0)");
-        let array = format!("[{}]", number(bytes));
-        for chunk in [7, 4096] {
+fn a_decoded_number_is_bounded() {
+    fn all<T: DecodeOwned + std::fmt::Debug>(h: &JsonHandle, number: &str, ok: bool) {
+        let alone = from_slice::<T, _>(number.as_bytes(), h);
+        let array = format!("[{number}]");
+        let in_array = from_slice::<Vec<T>, _>(array.as_bytes(), h).map(drop);
+        let mut results = vec![(alone.map(drop), "slice".to_owned(), 0)];
+        results.push((in_array, "slice, in an array".to_owned(), 1));
+        for chunk in [7, 4096, usize::MAX] {
             let reader = Chunked {
                 data: array.as_bytes(),
                 chunk,
             };
-            let err = from_reader::<Vec<f64>, _, _>(reader, &h).unwrap_err();
-            assert_eq!(
-                err.to_string(),
-                "invalid input: number too long at [0] (byte 1)",
-                "{bytes} bytes in chunks of {chunk}"
-            );
+            let r = from_reader::<Vec<T>, _, _>(reader, h).map(drop);
+            results.push((r, format!("reader, chunks of {chunk}"), 1));
         }
+        for (r, how, at) in results {
+            match r {
+                Ok(()) => assert!(ok, "{} bytes, {how}: accepted", number.len()),
+                Err(e) => {
+                    assert!(!ok, "{} bytes, {how}: {e}", number.len());
+                    assert!(e.to_string().contains("number too long"), "{how}: {e}");
+                    assert_eq!(e.offset(), Some(at), "{how}: {e}");
+                }
+            }
+        }
+    }
+    let h = JsonHandle::default();
+    for (bytes, ok) in [(4096, true), (4097, false), (9000, false), (100_000, false)] {
+        let fraction = format!("0.{}", "1".repeat(bytes - 2));
+        all::<f64>(&h, &fraction, ok);
+        all::<Value>(&h, &fraction, ok);
+        all::<Document>(&h, &fraction, ok);
+        if !ok {
+            // (Past 309 digits no target can hold an integer: out of range.)
+            all::<Value>(&h, &"9".repeat(bytes), ok);
+        }
+        let exponent = format!("1e-{}", "0".repeat(bytes - 3));
+        all::<f32>(&h, &exponent, ok);
     }
 }
 
