@@ -315,30 +315,38 @@ fn pair_code_point(high: u16, low: u16) -> u32 {
 }
 
 /// Decodes one escape (the `\` already consumed), appending UTF-8 to `out`.
+/// An error points at the backslash of the escape at fault: for a high
+/// surrogate not followed by a low one, the high surrogate's; for a second
+/// `\u` escape that is not four hex digits, its own. The end of the input
+/// is the reader's error, at the end.
 fn read_escape<'de, R: Read<'de>>(r: &mut R, out: &mut Vec<u8>) -> Result<()> {
+    // Not the slice's path for a valid escape (`unescape_run` decodes
+    // those in place): this reads escapes cut by a reader's buffer end.
+    let at = r.offset() - 1;
     let c = r.read_u8()?;
     if let Some(b) = simple_escape(c) {
         out.push(b);
         return Ok(());
     }
     if c != b'u' {
-        return Err(syntax("invalid escape in string"));
+        return Err(syntax("invalid escape in string").at(at));
     }
-    let u = read_hex4(r)?;
+    let u = read_hex4(r).map_err(|e| e.at(at))?;
     let cp = match u {
         0xD800..=0xDBFF => {
             // Byte by byte: a closing quote right after the high surrogate
             // is the error, even at the very end of the input.
             if r.read_u8()? != b'\\' || r.read_u8()? != b'u' {
-                return Err(syntax("lone high surrogate in \\u escape"));
+                return Err(syntax("lone high surrogate in \\u escape").at(at));
             }
-            let lo = read_hex4(r)?;
+            // The second escape's own backslash, six bytes on.
+            let lo = read_hex4(r).map_err(|e| e.at(at + 6))?;
             if !(0xDC00..=0xDFFF).contains(&lo) {
-                return Err(syntax("high surrogate not followed by a low surrogate"));
+                return Err(syntax("high surrogate not followed by a low surrogate").at(at));
             }
             pair_code_point(u, lo)
         }
-        0xDC00..=0xDFFF => return Err(syntax("lone low surrogate in \\u escape")),
+        0xDC00..=0xDFFF => return Err(syntax("lone low surrogate in \\u escape").at(at)),
         _ => u32::from(u),
     };
     out.push_char(cp);
@@ -346,7 +354,10 @@ fn read_escape<'de, R: Read<'de>>(r: &mut R, out: &mut Vec<u8>) -> Result<()> {
 }
 
 /// Reads the rest of a string (the opening quote consumed), borrowing from
-/// the input when it has no escape and the reader allows it.
+/// the input when it has no escape and the reader allows it. Bytes without
+/// escapes are not checked for UTF-8 (the callers read a literal or a
+/// number from them); bytes that go the general way ([`read_string_slow`])
+/// are.
 #[inline]
 fn read_string_body<'de, 's, R: Read<'de>>(
     r: &'s mut R,
@@ -362,12 +373,12 @@ fn read_string_body<'de, 's, R: Read<'de>>(
             Reference::Copied(b) => Reference::Copied(&b[..i]),
         });
     }
-    read_string_slow(r, scratch)?;
-    Ok(Reference::Copied(&scratch[..]))
+    Ok(Reference::Copied(read_string_slow(r, scratch)?.as_bytes()))
 }
 
 /// [`read_string_body`] for text: checked for UTF-8, unless the scan for
-/// its end saw only ASCII in it (most keys and values).
+/// its end saw only ASCII in it (most keys and values). Every error in the
+/// content points at the offending byte (see [`read_string_slow`]).
 #[inline]
 fn read_str_body<'de, 's, R: Read<'de>>(
     r: &'s mut R,
@@ -377,14 +388,33 @@ fn read_str_body<'de, 's, R: Read<'de>>(
     if let Some((i, ascii)) = find_string_stop_ascii(buf)
         && buf[i] == b'"'
     {
+        // The content's first byte, which a UTF-8 error is placed from:
+        // the reader's offset cannot be asked once it has lent the bytes.
+        let at = r.offset();
         // No escape: take the content and the closing quote in one go.
         return Ok(match r.read_slice(i + 1, scratch)? {
-            Reference::Borrowed(b) => Reference::Borrowed(scanned_str(&b[..i], ascii)?),
-            Reference::Copied(b) => Reference::Copied(scanned_str(&b[..i], ascii)?),
+            Reference::Borrowed(b) => {
+                let b = &b[..i];
+                Reference::Borrowed(scanned_str(b, ascii).map_err(|e| utf8_error(e, b, at))?)
+            }
+            Reference::Copied(b) => {
+                let b = &b[..i];
+                Reference::Copied(scanned_str(b, ascii).map_err(|e| utf8_error(e, b, at))?)
+            }
         });
     }
-    read_string_slow(r, scratch)?;
-    Reference::Copied(&scratch[..]).into_str()
+    Ok(Reference::Copied(read_string_slow(r, scratch)?))
+}
+
+/// `e`, invalid UTF-8 found in `text`, whose first byte is at offset `at`,
+/// placed at the first byte of the invalid sequence.
+#[cold]
+#[inline(never)]
+fn utf8_error(e: Error, text: &[u8], at: u64) -> Error {
+    let k = std::str::from_utf8(text)
+        .err()
+        .map_or(0, |u| u.valid_up_to());
+    e.at(at + k as u64)
 }
 
 /// `b` as text: checked for UTF-8 unless `ascii`, which says that a scan
@@ -403,26 +433,157 @@ pub(crate) fn scanned_str(b: &[u8], ascii: bool) -> Result<&str> {
     Ok(unsafe { std::str::from_utf8_unchecked(b) })
 }
 
-/// Unescapes a string into `scratch` (cleared first), across buffer refills.
-fn read_string_slow<'de, R: Read<'de>>(r: &mut R, scratch: &mut Vec<u8>) -> Result<()> {
+/// Unescapes a string into `scratch` (cleared first), across buffer
+/// refills, and checks that it is UTF-8.
+///
+/// Errors point at the offending byte: an escape's at the backslash that
+/// starts it ([`read_escape`]), a control character at itself, invalid
+/// UTF-8 at the first byte of the invalid sequence; the end of the input
+/// inside the string at the input's end. The first bad byte of the input
+/// is the one reported, whatever the reader's buffers.
+///
+/// UTF-8 is checked on the unescaped text, whole, at the end; a failure
+/// is placed by reading the bytes of the buffer it came from again
+/// ([`Read::consumed_since`]) and unescaping them again. For a string that
+/// goes on past the reader's buffer, whose bytes a refill replaces, the
+/// text so far is also checked where each buffer ends ([`check_run`]):
+/// not the path of a slice, nor of any string inside one buffer. (A
+/// reader that does not lend consumed bytes back places invalid UTF-8 at
+/// the start of the buffer's part of the string instead; both of this
+/// crate's readers lend them.)
+fn read_string_slow<'de, 's, R: Read<'de>>(r: &mut R, scratch: &'s mut Vec<u8>) -> Result<&'s str> {
     scratch.clear();
+    let mut checked = Checked::default();
     loop {
         let buf = r.fill_buf()?;
         if buf.is_empty() {
-            return Err(Error::eof());
+            return Err(Error::eof().at(r.offset()));
         }
         let (used, stop) = unescape_run(buf, scratch);
         r.consume(used);
         match stop {
-            RunEnd::Quote => return Ok(()),
-            RunEnd::Buffer => {}
+            RunEnd::Quote => {
+                return codec_core::str_from_utf8(scratch)
+                    .map_err(|e| utf8_error_in_run(e, r, scratch, &checked, used, true));
+            }
+            RunEnd::Buffer => checked = check_run(r, scratch, &checked, used, false)?,
             // Cut by the buffer's end, or invalid: the reader's path
-            // decodes it or reports it.
-            RunEnd::Escape => read_escape(r, scratch)?,
+            // decodes it or reports it (after the text before it).
+            RunEnd::Escape => {
+                checked = check_run(r, scratch, &checked, used, true)?;
+                read_escape(r, scratch)?;
+            }
             RunEnd::Control => {
-                return Err(syntax("control character in string (must be escaped)"));
+                check_run(r, scratch, &checked, used, true)?;
+                let at = r.offset() - 1;
+                return Err(syntax("control character in string (must be escaped)").at(at));
             }
         }
+    }
+}
+
+/// How much of [`read_string_slow`]'s text has been checked for UTF-8,
+/// at the ends of the reader's buffers it spans.
+#[derive(Default)]
+struct Checked {
+    /// `scratch[..upto]` is UTF-8.
+    upto: usize,
+    /// A character cut by a buffer's end: its first bytes, raw input
+    /// (escapes write whole characters), are `scratch[upto..upto + cut]`.
+    cut: usize,
+    /// The input offset of `scratch[upto]` when `cut` is not 0.
+    cut_at: u64,
+}
+
+/// Checks the text `scratch` holds past `checked` for UTF-8 after a part
+/// of a string read from one buffer (`used` bytes, just consumed), before
+/// the buffer is refilled. `closed`: the part ended at a `\`, a control
+/// character or the closing quote, which cannot go on a character cut
+/// short before it; else the buffer ended, and a character it cut is
+/// carried on to the next. Returns how far the text is checked.
+#[cold]
+#[inline(never)]
+fn check_run<'de, R: Read<'de>>(
+    r: &R,
+    scratch: &[u8],
+    checked: &Checked,
+    used: usize,
+    closed: bool,
+) -> Result<Checked> {
+    match std::str::from_utf8(&scratch[checked.upto..]) {
+        Ok(_) => Ok(Checked {
+            upto: scratch.len(),
+            ..Checked::default()
+        }),
+        Err(u) if u.error_len().is_none() && !closed => {
+            let upto = checked.upto + u.valid_up_to();
+            let cut = scratch.len() - upto;
+            Ok(Checked {
+                upto,
+                cut,
+                cut_at: r.offset() - cut as u64,
+            })
+        }
+        Err(_) => Err(utf8_error_in_run(
+            Error::new(ErrorKind::InvalidUtf8),
+            r,
+            scratch,
+            checked,
+            used,
+            closed,
+        )),
+    }
+}
+
+/// `e`, invalid UTF-8 found in `scratch` (a string's text unescaped by
+/// [`read_string_slow`], checked up to `checked`), placed at the first
+/// byte of the invalid sequence: a raw byte, since escapes write whole
+/// characters. Either a character carried from an earlier buffer, or a
+/// byte of the `used` bytes just consumed (through the `\`, control
+/// character or quote that ended them when `closed`), read again and
+/// unescaped again to find which.
+#[cold]
+#[inline(never)]
+fn utf8_error_in_run<'de, R: Read<'de>>(
+    e: Error,
+    r: &R,
+    scratch: &[u8],
+    checked: &Checked,
+    used: usize,
+    closed: bool,
+) -> Error {
+    let bad = std::str::from_utf8(scratch)
+        .err()
+        .map_or(scratch.len(), |u| u.valid_up_to());
+    if bad < checked.upto + checked.cut {
+        return e.at(checked.cut_at + (bad - checked.upto) as u64);
+    }
+    let start = r.offset() - used as u64;
+    let Some(run) = r.consumed_since(start) else {
+        return e.at(start);
+    };
+    let run = &run[..run.len().saturating_sub(usize::from(closed))];
+    // The input index of each byte the run wrote (`None`: an escape's).
+    let mut from = Vec::with_capacity(run.len());
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < run.len() {
+        if run[i] == b'\\' {
+            let Some(n) = unescape_one(&run[i + 1..], &mut out) else {
+                break;
+            };
+            from.resize(out.len(), None);
+            i += 1 + n;
+        } else {
+            out.push(run[i]);
+            from.push(Some(i));
+            i += 1;
+        }
+    }
+    let first = scratch.len().checked_sub(from.len());
+    match first.and_then(|f| from.get(bad.checked_sub(f)?).copied().flatten()) {
+        Some(i) => e.at(start + i as u64),
+        None => e.at(start),
     }
 }
 
@@ -974,10 +1135,10 @@ impl JsonDecoder {
         self.pending_at = r.offset();
         r.consume(1);
         let mut text = std::mem::take(&mut self.aux);
-        let res = read_string_body(r, &mut text).map(|s| s.to_vec());
+        // Checked as text here, where its errors can be placed.
+        let res = read_str_body(r, &mut text).map(|s| s.as_bytes().to_vec());
         self.aux = text;
         let bytes = res?;
-        codec_core::str_from_utf8(&bytes)?;
         let pending = match &bytes[..] {
             b"true" => Pending::Bool(true),
             b"false" => Pending::Bool(false),
@@ -1436,6 +1597,10 @@ impl DecodeFormat for JsonDecoder {
         self.read_f32_general(r)
     }
 
+    // `read_str_bytes` (keys matched against known names) is the default,
+    // this checked read: it needs no second pass over ASCII, and invalid
+    // UTF-8 is placed here at its first bad byte, which a caller that
+    // finds no name to match and checks the key then could not do.
     #[inline]
     fn read_str<'de, 's, R: Read<'de>>(
         &mut self,
@@ -1451,28 +1616,6 @@ impl DecodeFormat for JsonDecoder {
         }
         r.consume(1);
         read_str_body(r, scratch)
-    }
-
-    /// The raw (unescaped) bytes of a string, without the UTF-8 check:
-    /// for matching keys against known names.
-    #[inline]
-    fn read_str_bytes<'de, 's, R: Read<'de>>(
-        &mut self,
-        r: &'s mut R,
-        scratch: &'s mut Vec<u8>,
-    ) -> Result<Reference<'de, 's, [u8]>> {
-        if self.pending.is_some() {
-            return Ok(match self.read_str(r, scratch)? {
-                Reference::Borrowed(s) => Reference::Borrowed(s.as_bytes()),
-                Reference::Copied(s) => Reference::Copied(s.as_bytes()),
-            });
-        }
-        let b = next_token(r)?;
-        if b != b'"' {
-            return Err(mismatch(r, b, "text string"));
-        }
-        r.consume(1);
-        read_string_body(r, scratch)
     }
 
     /// A base64 string (standard alphabet, padded), as ugorji writes bytes.
@@ -1650,10 +1793,19 @@ impl DecodeFormat for JsonDecoder {
                 if let Some(n) = stop {
                     let colon = skip_ws_in(buf, i + n + 2);
                     if buf.get(colon) == Some(&b':') {
-                        let k = key(&body[..n], at + i as u64, hinted.is_some())?;
-                        r.consume(colon + 1);
-                        seq.index += 1;
-                        return Ok(KeyStep::Key(k));
+                        match key(&body[..n], at + i as u64, hinted.is_some()) {
+                            Ok(k) => {
+                                r.consume(colon + 1);
+                                seq.index += 1;
+                                return Ok(KeyStep::Key(k));
+                            }
+                            // Invalid UTF-8, found by `key`, which can
+                            // place it only at the key's start: the general
+                            // path reads the key again (it is not consumed)
+                            // and places it at its first bad byte.
+                            Err(e) if matches!(e.kind(), ErrorKind::InvalidUtf8) => {}
+                            Err(e) => return Err(e),
+                        }
                     }
                 }
             }

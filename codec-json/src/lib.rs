@@ -105,6 +105,14 @@
 //!   writes NaN and infinities as null). Other targets need `Option` for null.
 //! - Nesting deeper than `max_depth` (default 256) is an error; parsing and
 //!   skipping never recurse beyond it, so no input can overflow the stack.
+//! - An error in a string's content points at the offending byte
+//!   ([`Error::offset`](codec_core::Error::offset)), wherever the string is
+//!   (a value, a key, a skipped field, a `Raw`) and whatever the reader's
+//!   buffers: a bad escape, a bad or short `\u` escape or a lone surrogate
+//!   at the backslash that starts the escape at fault (a high surrogate
+//!   not followed by a low one at the high surrogate's), a raw control
+//!   character at itself, invalid UTF-8 at the first byte of the invalid
+//!   sequence. The input ending inside a string is an error at its end.
 //!
 //! ## Several texts: [`JsonStream`]
 //!

@@ -1,7 +1,8 @@
 //! Errors while decoding a dynamic `Value`: each names the item by its path
-//! and points at the item's first byte (past whitespace), in every position
-//! of a delimited container (array item, map key, map value, nested), and
-//! leaves the decoder ready for the next document.
+//! and points at the item's first byte (past whitespace), or, for an error
+//! in a string's content, at the offending byte (`string_error_offsets.rs`),
+//! in every position of a delimited container (array item, map key, map
+//! value, nested), and leaves the decoder ready for the next document.
 
 use codec_core::{Decode, ErrorKind, Handle, Options, SliceReader, Value, from_slice};
 use codec_json::JsonHandle;
@@ -37,8 +38,9 @@ fn errors_name_the_item_and_point_at_its_first_byte() {
         (r#"{"k": 1, "toolong": 1}"#, "[1]", 9, true),
         (r#"{"a": [1, {"b": tru}]}"#, r#"["a"][1]["b"]"#, 16, false),
         (r#"{ "a" : 1 , "c" : [ nul ] }"#, r#"["c"][0]"#, 20, false),
-        (r#"[1, "ab\x"]"#, "[1]", 4, false),
-        (r#"[1 , "\ud800"]"#, "[1]", 5, false),
+        // In a string's content: the escape's backslash.
+        (r#"[1, "ab\x"]"#, "[1]", 7, false),
+        (r#"[1 , "\ud800"]"#, "[1]", 6, false),
         ("[1,  -]", "[1]", 5, false),
         ("[ 1e999 ]", "[0]", 2, false),
         (
@@ -91,7 +93,8 @@ fn a_decoder_is_reusable_after_an_error_inside_containers() {
 /// `:` or `,`, a key that is not a string, a trailing comma, keys over
 /// `max_str_len` and maps over `max_len`, input that ends in a key. The
 /// value or the error (message, path and byte) is the one the general path
-/// gave before the one-step path existed, from a slice and from a reader.
+/// gives, from a slice and from a reader: an error in a key's content at
+/// its offending byte, the end of input inside a key at the input's end.
 #[test]
 fn map_keys_decode_and_fail_as_the_general_path() {
     let docs: Vec<Vec<u8>> = vec![
@@ -119,10 +122,10 @@ fn map_keys_decode_and_fail_as_the_general_path() {
     ];
     let want_plain = [
         r#"OK {"aAb": 1, "é": [2], "x\ny": 3}"#,
-        r#"ERR invalid input: invalid escape in string at [1] (byte 16)"#,
-        r#"ERR invalid input: lone high surrogate in \u escape at [1] (byte 10)"#,
-        r#"ERR text string is not valid UTF-8 at [1] (byte 10)"#,
-        r#"ERR invalid input: control character in string (must be escaped) at [1] (byte 10)"#,
+        r#"ERR invalid input: invalid escape in string at [1] (byte 18)"#,
+        r#"ERR invalid input: lone high surrogate in \u escape at [1] (byte 11)"#,
+        r#"ERR text string is not valid UTF-8 at [1] (byte 11)"#,
+        r#"ERR invalid input: control character in string (must be escaped) at [1] (byte 12)"#,
         r#"ERR invalid input: expected ':', found a number (byte 6)"#,
         r#"ERR invalid input: expected ',' or '}', found a string (byte 9)"#,
         r#"ERR invalid input: expected a string key, found a number (byte 10)"#,
@@ -130,7 +133,7 @@ fn map_keys_decode_and_fail_as_the_general_path() {
         r#"OK {"ok": 1, "toolongkey": 2}"#,
         r#"OK {"a": 1, "b": 2, "c": 3, "d": 4}"#,
         r#"OK {"a\"b": {"é": "short", "a much longer key than twenty-two bytes": "v"}}"#,
-        r#"ERR unexpected end of input at [1] (byte 10)"#,
+        r#"ERR unexpected end of input at [1] (byte 14)"#,
         r#"ERR unexpected end of input at ["cut"] (byte 16)"#,
         r#"OK {"a": 1, "a": 2}"#,
         r#"OK {}"#,
