@@ -361,9 +361,14 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
         self.quote(e)
     }
 
-    /// Where the next item starts ([`DecodeFormat::next_item_offset`]).
-    #[cold]
-    fn next_item_offset(&self) -> u64 {
+    /// Where the next item starts, once [`peek_kind`](Self::peek_kind) or
+    /// [`peek_head_kind`](Self::peek_head_kind) has looked at it: past the
+    /// whitespace a format allows before it, and at its first byte even if
+    /// the format read it ahead to tell its kind
+    /// ([`DecodeFormat::next_item_offset`]). Derived enums place their
+    /// errors there.
+    #[inline]
+    pub fn next_item_offset(&self) -> u64 {
         self.f.next_item_offset(self.r.offset())
     }
 

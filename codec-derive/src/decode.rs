@@ -746,8 +746,10 @@ fn enum_body(cx: &Cx<'_>, ident: &syn::Ident, en: &crate::model::Enum) -> TokenS
         quote!(#k::Kind::Str | #k::Kind::Bytes)
     };
     quote! {
-        let __off = __d.offset();
-        match __d.peek_head_kind()? {
+        // Errors point at the enum's first byte, past any whitespace.
+        let __kind = __d.peek_head_kind()?;
+        let __off = __d.next_item_offset();
+        match __kind {
             #k::Kind::Map => {
                 let mut __seq = __d.map_begin()?;
                 if !__d.map_next(&mut __seq)? {

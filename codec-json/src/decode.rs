@@ -10,9 +10,6 @@ use codec_core::{
     Seq, Text, Time, Value, copy_short,
 };
 
-/// The longest number decoded ("number too long" past it).
-const MAX_GATHERED_NUMBER: usize = number::MAX_LEN;
-
 /// Input tails shorter than this are scanned for a number from a padded
 /// copy ([`number_window`]).
 const TAIL: usize = 48;
@@ -1012,7 +1009,7 @@ impl JsonDecoder {
     }
 
     /// A number that reaches the end of the reader's buffer: gather it
-    /// first (at most [`MAX_GATHERED_NUMBER`] bytes, checked before each
+    /// first (at most [`number::MAX_LEN`] bytes, checked before each
     /// copy, so a reader handing over a huge buffer cannot make it copy
     /// more). A buffer that holds the rest of the input (a slice's) holds
     /// the whole number: it is taken in place by the same rules, with no
@@ -1032,7 +1029,7 @@ impl JsonDecoder {
         if r.remaining_hint() == Some(held) {
             let buf = r.fill_buf()?;
             let (len, _) = number_bytes(&mut part, buf);
-            if len > MAX_GATHERED_NUMBER {
+            if len > number::MAX_LEN {
                 return Err(too_long());
             }
             let n = parsed(&buf[..len])?;
@@ -1046,7 +1043,7 @@ impl JsonDecoder {
                 break;
             }
             let (taken, ended) = number_bytes(&mut part, buf);
-            if self.num_buf.len() + taken > MAX_GATHERED_NUMBER {
+            if self.num_buf.len() + taken > number::MAX_LEN {
                 return Err(too_long());
             }
             self.num_buf.extend_from_slice(&buf[..taken]);
