@@ -673,3 +673,73 @@ fn escapes_agree_between_slice_and_readers() {
     // Both outcomes are well represented.
     assert!(ok > 2_000 && ok < 18_000, "{ok} valid");
 }
+
+/// Whether serde_json accepts `input` as one JSON text, or `None` where it
+/// stops at its own nesting limit (128), below ours (256).
+fn serde_json_accepts(input: &[u8]) -> Option<bool> {
+    match serde_json::from_slice::<serde_json::Value>(input) {
+        Ok(_) => Some(true),
+        Err(e) if e.to_string().starts_with("recursion limit exceeded") => None,
+        Err(_) => Some(false),
+    }
+}
+
+/// Both are strict RFC 8259 parsers, so they accept the same texts: every
+/// mutated and random input that serde_json accepts decodes into `Value`,
+/// and every one it refuses is an error here too (also when skipped).
+/// `CODEC_JSON_DIFF_ITERS` sets the number of inputs (default 100,000).
+#[test]
+fn acceptance_agrees_with_serde_json() {
+    let h = JsonHandle::default();
+    let iters = std::env::var("CODEC_JSON_DIFF_ITERS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(100_000);
+    let seeds = seeds();
+    let mut rng = Rng(0xD1B5_4A32_D192_ED03);
+    let (mut accepted, mut refused) = (0, 0);
+    let inputs = seeds.iter().cloned().chain((0..iters).map(|i| {
+        if i % 8 == 0 {
+            random(&mut rng)
+        } else {
+            let s = &seeds[rng.below(seeds.len())];
+            mutate(&mut rng, s)
+        }
+    }));
+    for input in inputs {
+        let Some(theirs) = serde_json_accepts(&input) else {
+            continue;
+        };
+        let ours = from_slice::<Value, _>(&input, &h);
+        let mut d = h.decoder(&input);
+        let skipped = d.skip().and_then(|_| d.finish());
+        assert_eq!(
+            ours.is_ok(),
+            theirs,
+            "Value: {:?} where serde_json {} on {:?}",
+            ours.as_ref().err(),
+            if theirs { "accepts" } else { "refuses" },
+            String::from_utf8_lossy(&input)
+        );
+        // The skipper checks numbers by grammar only: `1e999` passes it.
+        if theirs
+            || ours.is_err_and(|e| !matches!(e.kind(), codec_core::ErrorKind::OutOfRange { .. }))
+        {
+            assert_eq!(
+                skipped.is_ok(),
+                theirs,
+                "skip: {:?}",
+                String::from_utf8_lossy(&input)
+            );
+        }
+        if theirs {
+            accepted += 1;
+        } else {
+            refused += 1;
+        }
+    }
+    assert!(
+        accepted > 1_000 && refused > 1_000,
+        "{accepted} accepted, {refused} refused"
+    );
+}

@@ -61,6 +61,27 @@ pub fn json(data: &[u8]) {
     all(&AnyHandle::Json(JsonHandle::default()), data);
     json_whitespace(data);
     json_skip(data);
+    json_serde(data);
+}
+
+/// JSON accepts exactly the texts serde_json (another strict RFC 8259
+/// parser) accepts, but for nesting between serde_json's limit (128) and
+/// ours (256).
+pub fn json_serde(data: &[u8]) {
+    let theirs = match serde_json::from_slice::<serde_json::Value>(data) {
+        Ok(_) => true,
+        Err(e) if e.to_string().starts_with("recursion limit exceeded") => return,
+        Err(_) => false,
+    };
+    let ours = AnyHandle::Json(JsonHandle::default()).from_slice::<Value>(data);
+    assert_eq!(
+        ours.is_ok(),
+        theirs,
+        "json: {:?} where serde_json {}\n input: {}",
+        ours.as_ref().err(),
+        if theirs { "accepts" } else { "refuses" },
+        hex(data)
+    );
 }
 
 /// JSON's skipper (behind unknown fields, `Raw` and `RawRef`) accepts a
