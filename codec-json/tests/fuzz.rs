@@ -674,19 +674,59 @@ fn escapes_agree_between_slice_and_readers() {
     assert!(ok > 2_000 && ok < 18_000, "{ok} valid");
 }
 
-/// Whether serde_json accepts `input` as one JSON text, or `None` where it
-/// stops at its own nesting limit (128), below ours (256).
-fn serde_json_accepts(input: &[u8]) -> Option<bool> {
+/// What serde_json reads from `input` as one JSON text (`None` inside: it
+/// refuses it), or `None` where it stops at its own nesting limit (128),
+/// below ours (256).
+fn serde_json_reads(input: &[u8]) -> Option<Option<serde_json::Value>> {
     match serde_json::from_slice::<serde_json::Value>(input) {
-        Ok(_) => Some(true),
+        Ok(v) => Some(Some(v)),
         Err(e) if e.to_string().starts_with("recursion limit exceeded") => None,
-        Err(_) => Some(false),
+        Err(_) => Some(None),
+    }
+}
+
+/// Whether our `Value` holds what serde_json read: the same strings, the
+/// same integers, floats within one unit in the last place (serde_json,
+/// without its `float_roundtrip` feature, may round the last bit the other
+/// way; ours is correctly rounded, `exact_numbers.rs`), maps compared by
+/// key with the last of repeated keys winning, as in serde_json's map.
+fn same_as_serde(ours: &Value, theirs: &serde_json::Value) -> bool {
+    use serde_json::Value as J;
+    fn close(a: f64, b: f64) -> bool {
+        a == b || (a.signum() == b.signum() && a.to_bits().abs_diff(b.to_bits()) <= 1)
+    }
+    match (ours, theirs) {
+        (Value::Nil, J::Null) => true,
+        (Value::Bool(a), J::Bool(b)) => a == b,
+        (Value::Uint(a), J::Number(n)) if n.is_u64() => n.as_u64() == Some(*a),
+        (Value::Int(a), J::Number(n)) if n.is_i64() => n.as_i64() == Some(*a),
+        (Value::Uint(a), J::Number(n)) => n.as_f64().is_some_and(|b| close(*a as f64, b)),
+        (Value::Int(a), J::Number(n)) => n.as_f64().is_some_and(|b| close(*a as f64, b)),
+        (Value::BigInt(a), J::Number(n)) => n.as_f64().is_some_and(|b| close(*a as f64, b)),
+        (Value::F64(a), J::Number(n)) => n.as_f64().is_some_and(|b| close(*a, b)),
+        (Value::Str(a), J::String(b)) => a.as_str() == b,
+        (Value::Array(a), J::Array(b)) => {
+            a.len() == b.len() && a.iter().zip(b).all(|(x, y)| same_as_serde(x, y))
+        }
+        (Value::Map(a), J::Object(b)) => {
+            let mut last = BTreeMap::new();
+            for (k, v) in a {
+                let Value::Str(k) = k else { return false };
+                last.insert(k.as_str(), v);
+            }
+            last.len() == b.len()
+                && last
+                    .iter()
+                    .all(|(k, v)| b.get(*k).is_some_and(|w| same_as_serde(v, w)))
+        }
+        _ => false,
     }
 }
 
 /// Both are strict RFC 8259 parsers, so they accept the same texts: every
 /// mutated and random input that serde_json accepts decodes into `Value`,
-/// and every one it refuses is an error here too (also when skipped).
+/// to the same value ([`same_as_serde`]), and every one it refuses is an
+/// error here too (also when skipped).
 /// `CODEC_JSON_DIFF_ITERS` sets the number of inputs (default 100,000).
 #[test]
 fn acceptance_agrees_with_serde_json() {
@@ -707,10 +747,18 @@ fn acceptance_agrees_with_serde_json() {
         }
     }));
     for input in inputs {
-        let Some(theirs) = serde_json_accepts(&input) else {
+        let Some(read) = serde_json_reads(&input) else {
             continue;
         };
+        let theirs = read.is_some();
         let ours = from_slice::<Value, _>(&input, &h);
+        if let (Ok(v), Some(j)) = (&ours, &read) {
+            assert!(
+                same_as_serde(v, j),
+                "{v:?} where serde_json reads {j:?} from {:?}",
+                String::from_utf8_lossy(&input)
+            );
+        }
         let mut d = h.decoder(&input);
         let skipped = d.skip().and_then(|_| d.finish());
         assert_eq!(
