@@ -28,6 +28,9 @@ pub use std::vec::Vec;
 pub trait Flatten: Encode {
     /// Items this struct contributes in array form (its fields, recursively inlined).
     const ARRAY_LEN: usize;
+    /// The keys this struct writes in map form (its fields' names and
+    /// those of the structs flattened into it), for [`check_field_names`].
+    const NAMES: FieldNames;
     /// Entries this struct contributes in map form (after omitempty;
     /// `omit`: the `omit_empty` option).
     fn flat_len(&self, omit: bool) -> usize;
@@ -55,6 +58,114 @@ pub trait Flatten: Encode {
         name: &str,
         e: &mut Encoder<W, F>,
     ) -> Result<bool>;
+}
+
+/// The keys a struct writes in map form under names fixed at compile time:
+/// its own fields' and, recursively, those of the structs flattened into
+/// it (not the run-time keys of a `rest` map).
+pub struct FieldNames {
+    /// The struct's own fields' keys (not skipped, flattened or `rest`).
+    pub own: &'static [&'static str],
+    /// Those of each struct flattened into it.
+    pub flattened: &'static [&'static FieldNames],
+}
+
+impl FieldNames {
+    /// Number of keys, flattened ones included.
+    const fn count(&self) -> usize {
+        let mut n = self.own.len();
+        let mut i = 0;
+        while i < self.flattened.len() {
+            n += self.flattened[i].count();
+            i += 1;
+        }
+        n
+    }
+
+    /// Key `i` of [`FieldNames::count`], own keys first, then each
+    /// flattened struct's in order.
+    const fn nth(&self, mut i: usize) -> &'static str {
+        if i < self.own.len() {
+            return self.own[i];
+        }
+        i -= self.own.len();
+        let mut k = 0;
+        loop {
+            let n = self.flattened[k].count();
+            if i < n {
+                return self.flattened[k].nth(i);
+            }
+            i -= n;
+            k += 1;
+        }
+    }
+}
+
+/// Fails the compilation (evaluated in a `const`) when a struct with
+/// flattened fields, named `ty`, would write a key twice: a field of a
+/// flattened struct named as one of its own or of another flattened
+/// struct. The decoder would give the first to one field and refuse the
+/// second as a duplicate, so the struct could not read back what it
+/// writes.
+pub const fn check_field_names(ty: &str, names: &FieldNames) {
+    let n = names.count();
+    let mut i = 0;
+    while i < n {
+        let a = names.nth(i);
+        let mut j = i + 1;
+        while j < n {
+            if str_eq(a, names.nth(j)) {
+                duplicate_key(ty, a);
+            }
+            j += 1;
+        }
+        i += 1;
+    }
+}
+
+const fn str_eq(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// The compile-time error of [`check_field_names`], naming the type and
+/// the key (a constant's panic takes one `&str`, built here).
+const fn duplicate_key(ty: &str, key: &str) -> ! {
+    const fn push(buf: &mut [u8; 512], mut len: usize, s: &str) -> usize {
+        let s = s.as_bytes();
+        let mut i = 0;
+        while i < s.len() && len < buf.len() {
+            buf[len] = s[i];
+            len += 1;
+            i += 1;
+        }
+        len
+    }
+    let mut buf = [0u8; 512];
+    let mut n = push(&mut buf, 0, "`");
+    n = push(&mut buf, n, ty);
+    n = push(&mut buf, n, "` would write the key \"");
+    n = push(&mut buf, n, key);
+    n = push(
+        &mut buf,
+        n,
+        "\" twice: a flattened struct has a field of that name too; rename or skip one",
+    );
+    match std::str::from_utf8(buf.split_at(n).0) {
+        Ok(msg) => panic!("{}", msg),
+        // Cut inside a character: a very long name.
+        Err(_) => panic!("a struct with flattened fields would write a key twice"),
+    }
 }
 
 /// The decoding half of a struct that can be flattened into another.

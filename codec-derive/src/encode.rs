@@ -381,12 +381,24 @@ pub fn derive(c: &Container, g: &Gen) -> TokenStream {
         Body::Struct(st) => {
             let accs = self_accs(st);
             let flat = has_flatten_impl(st);
-            let body = struct_body(k, st, &accs, flat);
-            let extra = if flat {
+            let mut body = struct_body(k, st, &accs, flat);
+            let mut extra = if flat {
                 flatten_impl(c, st, &accs, &where_)
             } else {
                 TokenStream::new()
             };
+            if flat && !st.toarray && st.fields.iter().any(|f| f.flatten) {
+                // No key written twice: checked when the crate compiles, or
+                // for a generic struct when its `encode` is instantiated.
+                let name = ident.to_string();
+                let names = quote!(<#ident #ty_g as #k::derive_support::Flatten>::NAMES);
+                let check = quote!(#k::derive_support::check_field_names(#name, &#names));
+                if c.generics.params.is_empty() {
+                    extra.extend(quote!(const _: () = #check;));
+                } else {
+                    body = quote!({ const { #check }; #body });
+                }
+            }
             (body, extra)
         }
         Body::Enum(en) => {
@@ -506,10 +518,16 @@ fn flatten_impl(c: &Container, st: &Struct, accs: &[Acc<'_>], where_: &TokenStre
     let items = items(k, accs);
     let names = names(k, accs, &opts, &quote!(__out));
     let by_name = by_name(k, st, accs);
+    let own = accs.iter().filter(|a| a.f.plain()).map(|a| &a.f.name);
+    let flattened = accs.iter().filter(|a| a.f.flatten).map(|a| &a.f.ty);
     quote! {
         #[automatically_derived]
         impl #impl_g #k::derive_support::Flatten for #ident #ty_g #where_ {
             const ARRAY_LEN: usize = #len;
+            const NAMES: #k::derive_support::FieldNames = #k::derive_support::FieldNames {
+                own: &[#(#own),*],
+                flattened: &[#(&<#flattened as #k::derive_support::Flatten>::NAMES),*],
+            };
             #[inline(always)]
             fn flat_len(&self, __omit: bool) -> usize {
                 #count

@@ -85,10 +85,13 @@
 //!   `DuplicateField` error at its second occurrence, as a field given
 //!   twice is (ugorji's Go map would keep the last value).
 //! - A flattened struct's field whose key is also a key of the struct it
-//!   is flattened into is written under that key twice (ugorji writes only
-//!   the shallower one); the decoder gives the first to the outer field and
-//!   reports `DuplicateField` at the second. The derive cannot see the
-//!   flattened type's keys to refuse this at compile time: rename one.
+//!   is flattened into (or of another struct flattened into it, at any
+//!   depth) is a compile-time error naming the struct and the key, not a
+//!   key written twice that the decoder would refuse as a duplicate (ugorji
+//!   writes only the shallower one). For a generic struct the error comes
+//!   when its `encode` is instantiated (a constant that depends on the type
+//!   parameters), for any other when the crate compiles. `toarray` structs
+//!   write no keys and are not checked.
 //! - In array form (`toarray`), flattened structs are inlined positionally
 //!   (as ugorji does with embedded structs) and `rest` maps are not written.
 //! - Structs with integer keys decode keys given as integers or as text
