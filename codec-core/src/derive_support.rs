@@ -36,12 +36,14 @@ pub trait Flatten: Encode {
     fn flat_len(&self, omit: bool) -> usize;
     /// Writes this struct's map entries in declaration order; `index` counts
     /// entries, `omit` is the `omit_empty` option (read once by the caller:
-    /// once bytes are written, the compiler cannot assume the option unchanged).
+    /// once bytes are written, the compiler cannot assume the option unchanged),
+    /// `known` the keys of the outermost struct, which no `rest` key may take.
     fn flat_encode_map<W: Write, F: EncodeFormat>(
         &self,
         e: &mut Encoder<W, F>,
         index: &mut usize,
         omit: bool,
+        known: &FieldNames,
     ) -> Result<()>;
     /// Writes this struct's fields as array items; `index` counts items.
     fn flat_encode_array<W: Write, F: EncodeFormat>(
@@ -49,8 +51,15 @@ pub trait Flatten: Encode {
         e: &mut Encoder<W, F>,
         index: &mut usize,
     ) -> Result<()>;
-    /// Pushes the names of the entries written in map form (for canonical order).
-    fn flat_names<'a>(&'a self, opts: &EncodeOptions, out: &mut Vec<&'a str>);
+    /// Pushes the names of the entries written in map form (for canonical
+    /// order); a `rest` key among `known`, the outermost struct's fixed
+    /// keys, is an error ([`RestEncode::rest_names`]).
+    fn flat_names<'a>(
+        &'a self,
+        opts: &EncodeOptions,
+        out: &mut Vec<&'a str>,
+        known: &FieldNames,
+    ) -> Result<()>;
     /// Writes the key and value of the entry `name` (the caller wrote `map_key`);
     /// false if no entry of this struct has that name.
     fn flat_encode_entry<W: Write, F: EncodeFormat>(
@@ -80,6 +89,11 @@ impl FieldNames {
             i += 1;
         }
         n
+    }
+
+    /// Whether `key` is one of the keys.
+    pub fn contains(&self, key: &str) -> bool {
+        self.own.contains(&key) || self.flattened.iter().any(|f| f.contains(key))
     }
 
     /// Key `i` of [`FieldNames::count`], own keys first, then each
@@ -230,14 +244,18 @@ pub trait FlattenDecode<'de>: Sized {
 pub trait RestEncode {
     /// Number of entries.
     fn rest_len(&self) -> usize;
-    /// Writes every entry; `index` counts map entries.
+    /// Writes every entry; `index` counts map entries. A key that is also
+    /// one of `known`, the struct's fixed keys, is a `DuplicateField` error
+    /// ([`rest_key_taken`]): the entry would be written twice.
     fn rest_encode<W: Write, F: EncodeFormat>(
         &self,
         e: &mut Encoder<W, F>,
         index: &mut usize,
+        known: &FieldNames,
     ) -> Result<()>;
-    /// Pushes every key (for canonical order).
-    fn rest_names<'a>(&'a self, out: &mut Vec<&'a str>);
+    /// Pushes every key (for canonical order); a key among `known` is an
+    /// error, as in [`RestEncode::rest_encode`].
+    fn rest_names<'a>(&'a self, out: &mut Vec<&'a str>, known: &FieldNames) -> Result<()>;
     /// Writes the key and value of entry `name`; false if absent.
     fn rest_encode_entry<W: Write, F: EncodeFormat>(
         &self,
@@ -257,6 +275,15 @@ pub trait RestDecode<'de>: Default {
         off: u64,
         d: &mut Decoder<'de, R, F>,
     ) -> Result<()>;
+}
+
+/// A `rest` key that is also a fixed key of the struct being encoded: a
+/// `DuplicateField` error naming it, as decoding the entries written twice
+/// would give.
+#[cold]
+#[inline(never)]
+pub fn rest_key_taken(key: &str) -> Error {
+    Error::new(ErrorKind::DuplicateField(Cow::Owned(key.to_owned())))
 }
 
 fn rest_write<W: Write, F: EncodeFormat, V: Encode>(
@@ -279,16 +306,26 @@ impl<V: Encode> RestEncode for BTreeMap<String, V> {
         &self,
         e: &mut Encoder<W, F>,
         index: &mut usize,
+        known: &FieldNames,
     ) -> Result<()> {
         for (k, v) in self {
+            if known.contains(k) {
+                return Err(rest_key_taken(k));
+            }
             e.map_key(*index)?;
             rest_write(e, k, v)?;
             *index += 1;
         }
         Ok(())
     }
-    fn rest_names<'a>(&'a self, out: &mut Vec<&'a str>) {
-        out.extend(self.keys().map(String::as_str));
+    fn rest_names<'a>(&'a self, out: &mut Vec<&'a str>, known: &FieldNames) -> Result<()> {
+        for k in self.keys() {
+            if known.contains(k) {
+                return Err(rest_key_taken(k));
+            }
+            out.push(k);
+        }
+        Ok(())
     }
     fn rest_encode_entry<W: Write, F: EncodeFormat>(
         &self,
@@ -311,17 +348,27 @@ impl<V: Encode, S: BuildHasher> RestEncode for HashMap<String, V, S> {
         &self,
         e: &mut Encoder<W, F>,
         index: &mut usize,
+        known: &FieldNames,
     ) -> Result<()> {
         // Under `canonical` the derive sorts all names first and uses `rest_encode_entry`.
         for (k, v) in self {
+            if known.contains(k) {
+                return Err(rest_key_taken(k));
+            }
             e.map_key(*index)?;
             rest_write(e, k, v)?;
             *index += 1;
         }
         Ok(())
     }
-    fn rest_names<'a>(&'a self, out: &mut Vec<&'a str>) {
-        out.extend(self.keys().map(String::as_str));
+    fn rest_names<'a>(&'a self, out: &mut Vec<&'a str>, known: &FieldNames) -> Result<()> {
+        for k in self.keys() {
+            if known.contains(k) {
+                return Err(rest_key_taken(k));
+            }
+            out.push(k);
+        }
+        Ok(())
     }
     fn rest_encode_entry<W: Write, F: EncodeFormat>(
         &self,
@@ -485,10 +532,16 @@ impl Seen {
     }
 }
 
-/// Sorts entry names into canonical (bytewise) order.
+/// Sorts entry names into canonical (bytewise) order. A name given twice
+/// (a `rest` key equal to a fixed key) is a `DuplicateField` error
+/// ([`rest_key_taken`]): the entry would be written twice.
 #[inline]
-pub fn sort_names(names: &mut [&str]) {
+pub fn sort_names(names: &mut [&str]) -> Result<()> {
     names.sort_unstable();
+    match names.windows(2).find(|w| w[0] == w[1]) {
+        Some(w) => Err(rest_key_taken(w[0])),
+        None => Ok(()),
+    }
 }
 
 /// The value of the struct field `name`, whose key is absent and whose

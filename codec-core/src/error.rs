@@ -54,7 +54,8 @@ pub enum ErrorKind {
     /// A required struct field is missing.
     MissingField(&'static str),
     /// A struct field appears twice, or an unknown key kept by a
-    /// `#[codec(rest)]` map does.
+    /// `#[codec(rest)]` map does; when encoding, a `rest` map holds a key
+    /// that the struct also writes for a field.
     DuplicateField(Cow<'static, str>),
     /// An enum variant name or index that the type does not know.
     UnknownVariant(String),

@@ -120,10 +120,12 @@ fn entries_decl(k: &Path, st: &Struct, accs: &[Acc<'_>]) -> TokenStream {
         let acc = &a.acc;
         if a.f.flatten {
             out.extend(
-                quote!(#k::derive_support::Flatten::flat_encode_map(#acc, __e, &mut __i, __omit)?;),
+                quote!(#k::derive_support::Flatten::flat_encode_map(#acc, __e, &mut __i, __omit, __known)?;),
             );
         } else if a.f.rest {
-            out.extend(quote!(#k::derive_support::RestEncode::rest_encode(#acc, __e, &mut __i)?;));
+            out.extend(
+                quote!(#k::derive_support::RestEncode::rest_encode(#acc, __e, &mut __i, __known)?;),
+            );
         } else if !a.f.skip {
             out.extend(entry(k, st, a));
         }
@@ -137,9 +139,11 @@ fn names(k: &Path, accs: &[Acc<'_>], opts: &TokenStream, out: &TokenStream) -> T
     for a in accs {
         let acc = &a.acc;
         if a.f.flatten {
-            ts.extend(quote!(#k::derive_support::Flatten::flat_names(#acc, #opts, #out);));
+            ts.extend(
+                quote!(#k::derive_support::Flatten::flat_names(#acc, #opts, #out, __known)?;),
+            );
         } else if a.f.rest {
-            ts.extend(quote!(#k::derive_support::RestEncode::rest_names(#acc, #out);));
+            ts.extend(quote!(#k::derive_support::RestEncode::rest_names(#acc, #out, __known)?;));
         } else if !a.f.skip {
             let name = &a.f.name;
             match keep_cond(k, a) {
@@ -187,7 +191,7 @@ fn map_body(k: &Path, st: &Struct, accs: &[Acc<'_>], flat: bool) -> TokenStream 
     let (count, decl) = if flat {
         (
             quote!(let __n: usize = #fl::flat_len(self, __omit);),
-            quote!(#fl::flat_encode_map(self, __e, &mut __i, __omit)?;),
+            quote!(#fl::flat_encode_map(self, __e, &mut __i, __omit, &<Self as #fl>::NAMES)?;),
         )
     } else {
         (count(k, accs), entries_decl(k, st, accs))
@@ -195,7 +199,7 @@ fn map_body(k: &Path, st: &Struct, accs: &[Acc<'_>], flat: bool) -> TokenStream 
     let ordered = if st.dynamic() {
         let (names, by_name) = if flat {
             (
-                quote!(#fl::flat_names(self, #opts, &mut __names);),
+                quote!(#fl::flat_names(self, #opts, &mut __names, &<Self as #fl>::NAMES)?;),
                 quote!(#fl::flat_encode_entry(self, __name, __e)?),
             )
         } else {
@@ -208,7 +212,7 @@ fn map_body(k: &Path, st: &Struct, accs: &[Acc<'_>], flat: bool) -> TokenStream 
             if __e.options().canonical {
                 let mut __names: #k::derive_support::Vec<&str> = #k::derive_support::Vec::with_capacity(__n);
                 #names
-                #k::derive_support::sort_names(&mut __names);
+                #k::derive_support::sort_names(&mut __names)?;
                 for __name in __names {
                     __e.map_key(__i)?;
                     let _found: bool = #by_name;
@@ -534,7 +538,8 @@ fn flatten_impl(c: &Container, st: &Struct, accs: &[Acc<'_>], where_: &TokenStre
                 __n
             }
             #[inline(always)]
-            fn flat_encode_map<__W: #k::Write, __F: #k::EncodeFormat>(&self, __e: &mut #k::Encoder<__W, __F>, __index: &mut usize, __omit: bool) -> #k::Result<()> {
+            fn flat_encode_map<__W: #k::Write, __F: #k::EncodeFormat>(&self, __e: &mut #k::Encoder<__W, __F>, __index: &mut usize, __omit: bool, __known: &#k::derive_support::FieldNames) -> #k::Result<()> {
+                let _ = __known;
                 let _ = __omit;
                 let mut __i: usize = *__index;
                 #decl
@@ -548,10 +553,11 @@ fn flatten_impl(c: &Container, st: &Struct, accs: &[Acc<'_>], where_: &TokenStre
                 *__index = __i;
                 #k::derive_support::Ok(())
             }
-            fn flat_names<'__a>(&'__a self, __opts: &#k::EncodeOptions, __out: &mut #k::derive_support::Vec<&'__a str>) {
+            fn flat_names<'__a>(&'__a self, __opts: &#k::EncodeOptions, __out: &mut #k::derive_support::Vec<&'__a str>, __known: &#k::derive_support::FieldNames) -> #k::Result<()> {
                 let __omit = __opts.omit_empty;
-                let _ = __omit;
+                let _ = (__omit, __known);
                 #names
+                #k::derive_support::Ok(())
             }
             fn flat_encode_entry<__W: #k::Write, __F: #k::EncodeFormat>(&self, __name: &str, __e: &mut #k::Encoder<__W, __F>) -> #k::Result<bool> {
                 #k::derive_support::Ok(#by_name)

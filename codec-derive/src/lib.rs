@@ -80,8 +80,11 @@
 //!   explicit attribute should win over the type's fallback. ugorji leaves
 //!   Go zero values; Rust has no zero value for every type.
 //! - `rest` entries are written after (or, under `canonical`, sorted among)
-//!   the fields; a rest key equal to a field name is written twice, as the
-//!   decoder never puts known names there. An unknown key given twice is a
+//!   the fields. A rest key equal to a key the struct writes for a field
+//!   (its own, a flattened struct's, or, for a `rest` map inside a
+//!   flattened struct, the outer struct's) is a `DuplicateField` error when
+//!   encoding: the decoder never puts known keys there, so the entry would
+//!   be written twice and not read back. An unknown key given twice is a
 //!   `DuplicateField` error at its second occurrence, as a field given
 //!   twice is (ugorji's Go map would keep the last value).
 //! - A flattened struct's field whose key is also a key of the struct it

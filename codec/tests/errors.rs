@@ -1007,6 +1007,76 @@ fn duplicate_rest_key_is_a_duplicate_field() {
     assert_eq!(err.to_string(), "duplicate field \"q\" (byte 13)");
 }
 
+/// A struct whose `rest` map holds a key the struct writes as a field
+/// (its own, a flattened struct's, or the outer struct's for a `rest` map
+/// inside a flattened struct) would write that key twice and could not
+/// read the bytes back: encoding refuses it with the `DuplicateField`
+/// error decoding would give, in declaration and in canonical order, and
+/// also when that field is omitted as empty (the entry would be read back
+/// into the field, not the map). Other keys are written once each and read
+/// back.
+#[test]
+fn encoding_a_rest_key_equal_to_a_field_key_is_an_error() {
+    fn refuses<T: codec::Encode + codec::DecodeOwned + PartialEq + std::fmt::Debug>(
+        ok: &T,
+        taken: &T,
+        key: &str,
+    ) {
+        for mut h in handles() {
+            for canonical in [false, true] {
+                h.options_mut().encode.canonical = canonical;
+                let name = format!("{} canonical={canonical}", h.name());
+                let bytes = h.to_vec(ok).unwrap();
+                assert_eq!(&h.from_slice::<T>(&bytes).unwrap(), ok, "{name}");
+                let err = h.to_vec(taken).unwrap_err();
+                assert!(
+                    matches!(err.kind(), ErrorKind::DuplicateField(k) if k == key),
+                    "{name}: {err}"
+                );
+            }
+        }
+    }
+    let rest = |k: &str| BTreeMap::from([("q".to_string(), 9u32), (k.to_string(), 8)]);
+    let hrest = |k: &str| HashMap::from([("q".to_string(), 9), (k.to_string(), 8)]);
+    let own = |k: &str| RestB {
+        a: 1,
+        extra: rest(k)
+            .into_iter()
+            .map(|(k, v)| (k, s(&v.to_string())))
+            .collect(),
+    };
+    refuses(&own("r"), &own("a"), "a");
+    let flat = |k: &str| FlatThenRest {
+        a: 1,
+        inner: Inner { b: 2, c: 3 },
+        extra: rest(k),
+    };
+    refuses(&flat("r"), &flat("a"), "a");
+    refuses(&flat("r"), &flat("c"), "c");
+    let inside = |k: &str| FlatRestInside {
+        a: 1,
+        inner: InnerRest {
+            b: 2,
+            extra: hrest(k),
+        },
+    };
+    refuses(&inside("r"), &inside("b"), "b");
+    refuses(&inside("r"), &inside("a"), "a");
+
+    #[derive(Codec, Debug, PartialEq)]
+    struct Omitted {
+        #[codec(omitempty)]
+        a: u32,
+        #[codec(rest)]
+        extra: BTreeMap<String, u32>,
+    }
+    let omitted = |k: &str| Omitted {
+        a: 0,
+        extra: rest(k),
+    };
+    refuses(&omitted("r"), &omitted("a"), "a");
+}
+
 /// An enum without variants: no input decodes into it, and the error names
 /// the type and points at the item, in a struct field as at the top.
 #[test]
