@@ -286,6 +286,39 @@ pub fn rest_key_taken(key: &str) -> Error {
     Error::new(ErrorKind::DuplicateField(Cow::Owned(key.to_owned())))
 }
 
+/// [`RestEncode::rest_encode`] of a map's entries, in the map's order.
+fn rest_write_all<'a, W: Write, F: EncodeFormat, V: Encode + 'a>(
+    entries: impl IntoIterator<Item = (&'a String, &'a V)>,
+    e: &mut Encoder<W, F>,
+    index: &mut usize,
+    known: &FieldNames,
+) -> Result<()> {
+    for (k, v) in entries {
+        if known.contains(k) {
+            return Err(rest_key_taken(k));
+        }
+        e.map_key(*index)?;
+        rest_write(e, k, v)?;
+        *index += 1;
+    }
+    Ok(())
+}
+
+/// [`RestEncode::rest_names`] of a map's keys.
+fn rest_push_names<'a>(
+    keys: impl Iterator<Item = &'a String>,
+    out: &mut Vec<&'a str>,
+    known: &FieldNames,
+) -> Result<()> {
+    for k in keys {
+        if known.contains(k) {
+            return Err(rest_key_taken(k));
+        }
+        out.push(k);
+    }
+    Ok(())
+}
+
 fn rest_write<W: Write, F: EncodeFormat, V: Encode>(
     e: &mut Encoder<W, F>,
     k: &str,
@@ -308,24 +341,10 @@ impl<V: Encode> RestEncode for BTreeMap<String, V> {
         index: &mut usize,
         known: &FieldNames,
     ) -> Result<()> {
-        for (k, v) in self {
-            if known.contains(k) {
-                return Err(rest_key_taken(k));
-            }
-            e.map_key(*index)?;
-            rest_write(e, k, v)?;
-            *index += 1;
-        }
-        Ok(())
+        rest_write_all(self, e, index, known)
     }
     fn rest_names<'a>(&'a self, out: &mut Vec<&'a str>, known: &FieldNames) -> Result<()> {
-        for k in self.keys() {
-            if known.contains(k) {
-                return Err(rest_key_taken(k));
-            }
-            out.push(k);
-        }
-        Ok(())
+        rest_push_names(self.keys(), out, known)
     }
     fn rest_encode_entry<W: Write, F: EncodeFormat>(
         &self,
@@ -351,24 +370,10 @@ impl<V: Encode, S: BuildHasher> RestEncode for HashMap<String, V, S> {
         known: &FieldNames,
     ) -> Result<()> {
         // Under `canonical` the derive sorts all names first and uses `rest_encode_entry`.
-        for (k, v) in self {
-            if known.contains(k) {
-                return Err(rest_key_taken(k));
-            }
-            e.map_key(*index)?;
-            rest_write(e, k, v)?;
-            *index += 1;
-        }
-        Ok(())
+        rest_write_all(self, e, index, known)
     }
     fn rest_names<'a>(&'a self, out: &mut Vec<&'a str>, known: &FieldNames) -> Result<()> {
-        for k in self.keys() {
-            if known.contains(k) {
-                return Err(rest_key_taken(k));
-            }
-            out.push(k);
-        }
-        Ok(())
+        rest_push_names(self.keys(), out, known)
     }
     fn rest_encode_entry<W: Write, F: EncodeFormat>(
         &self,
