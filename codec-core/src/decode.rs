@@ -1318,6 +1318,20 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
         }
         self.array_end(seq)
     }
+
+    /// Ends a struct with named fields read from an array (`toarray`) after
+    /// its `n` fields: extra items are skipped, or an error with
+    /// `error_on_unknown_field` (an item with no field, as ugorji's
+    /// `ErrorIfNoField` treats it) or `error_on_array_overflow`.
+    #[inline]
+    pub fn struct_array_end(&mut self, mut seq: Seq, n: usize) -> Result<()> {
+        let strict = self.opts.error_on_unknown_field || self.opts.error_on_array_overflow;
+        if strict && self.array_next(&mut seq)? {
+            let found = seq.len.unwrap_or(seq.index);
+            return Err(self.at(Error::new(ErrorKind::InvalidLength { expected: n, found })));
+        }
+        self.array_end(seq)
+    }
 }
 
 /// Reads the next item to describe it in a type-mismatch message; `None` if

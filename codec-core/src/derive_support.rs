@@ -77,6 +77,8 @@ pub struct FieldNames {
     pub own: &'static [&'static str],
     /// Those of each struct flattened into it.
     pub flattened: &'static [&'static FieldNames],
+    /// Whether the struct has a `#[codec(rest)]` field of its own.
+    pub rest: bool,
 }
 
 impl FieldNames {
@@ -86,6 +88,17 @@ impl FieldNames {
         let mut i = 0;
         while i < self.flattened.len() {
             n += self.flattened[i].count();
+            i += 1;
+        }
+        n
+    }
+
+    /// Number of `rest` maps, those of flattened structs included.
+    const fn rest_count(&self) -> usize {
+        let mut n = self.rest as usize;
+        let mut i = 0;
+        while i < self.flattened.len() {
+            n += self.flattened[i].rest_count();
             i += 1;
         }
         n
@@ -120,8 +133,14 @@ impl FieldNames {
 /// flattened struct named as one of its own or of another flattened
 /// struct. The decoder would give the first to one field and refuse the
 /// second as a duplicate, so the struct could not read back what it
-/// writes.
+/// writes. Fails too when the struct and the structs flattened into it
+/// have more than one `rest` map between them: the decoder gives every
+/// unknown key to the first, so the entries of the others would move
+/// (and a key held by two would be written twice).
 pub const fn check_field_names(ty: &str, names: &FieldNames) {
+    if names.rest_count() > 1 {
+        two_rest_maps(ty);
+    }
     let n = names.count();
     let mut i = 0;
     while i < n {
@@ -152,9 +171,24 @@ const fn str_eq(a: &str, b: &str) -> bool {
     true
 }
 
-/// The compile-time error of [`check_field_names`], naming the type and
-/// the key (a constant's panic takes one `&str`, built here).
+/// [`check_field_names`]'s error for the key `key` written twice.
 const fn duplicate_key(ty: &str, key: &str) -> ! {
+    const WRITES: &str = "` would write the key \"";
+    const TWICE: &str =
+        "\" twice: a flattened struct has a field of that name too; rename or skip one";
+    fail(ty, WRITES, key, TWICE)
+}
+
+/// [`check_field_names`]'s error for more than one `rest` map.
+const fn two_rest_maps(ty: &str) -> ! {
+    const HAS: &str = "` has more than one `rest` map (its own or a flattened struct's): \
+                       unknown keys are read into the first only; keep one";
+    fail(ty, HAS, "", "")
+}
+
+/// A compile-time error of [`check_field_names`]: `` `ty` `` followed by
+/// `a`, `key` and `b` (a constant's panic takes one `&str`, built here).
+const fn fail(ty: &str, a: &str, key: &str, b: &str) -> ! {
     const fn push(buf: &mut [u8; 512], mut len: usize, s: &str) -> usize {
         let s = s.as_bytes();
         let mut i = 0;
@@ -168,17 +202,13 @@ const fn duplicate_key(ty: &str, key: &str) -> ! {
     let mut buf = [0u8; 512];
     let mut n = push(&mut buf, 0, "`");
     n = push(&mut buf, n, ty);
-    n = push(&mut buf, n, "` would write the key \"");
+    n = push(&mut buf, n, a);
     n = push(&mut buf, n, key);
-    n = push(
-        &mut buf,
-        n,
-        "\" twice: a flattened struct has a field of that name too; rename or skip one",
-    );
+    n = push(&mut buf, n, b);
     match std::str::from_utf8(buf.split_at(n).0) {
         Ok(msg) => panic!("{}", msg),
         // Cut inside a character: a very long name.
-        Err(_) => panic!("a struct with flattened fields would write a key twice"),
+        Err(_) => panic!("a struct with flattened fields has a key or a `rest` map twice"),
     }
 }
 
@@ -497,7 +527,7 @@ pub fn decode_fields_into<'de, R: Read<'de>, F: DecodeFormat>(
                 }
                 field(id, d)?;
             }
-            d.fixed_array_end(seq, hints.len())
+            d.struct_array_end(seq, hints.len())
         }
         kind => Err(d.mismatch(kind, "map or array (struct)")),
     }

@@ -59,7 +59,8 @@ pub enum ErrorKind {
     DuplicateField(Cow<'static, str>),
     /// An enum variant name or index that the type does not know.
     UnknownVariant(String),
-    /// An array is longer than a fixed-size target (with `error_on_array_overflow`) or
+    /// An array is longer than a fixed-size target (with `error_on_array_overflow`;
+    /// a struct read from an array also with `error_on_unknown_field`) or
     /// has the wrong length for a fixed-size target.
     InvalidLength {
         /// The length the target needs.

@@ -36,8 +36,9 @@ pub struct DecodeOptions {
     /// Longest text or byte string (or extension payload), in bytes.
     /// Default `usize::MAX`.
     pub max_str_len: usize,
-    /// A struct map key with no matching field is an error instead of being
-    /// skipped. ugorji's `ErrorIfNoField`.
+    /// A struct map key with no matching field, or an item past a struct's
+    /// last field when it is read from an array, is an error instead of
+    /// being skipped. ugorji's `ErrorIfNoField`.
     pub error_on_unknown_field: bool,
     /// An input array longer than a fixed-size target (array, tuple, tuple
     /// struct) is an error instead of its extra items being skipped.

@@ -443,10 +443,15 @@ fn array_path(cx: &Cx<'_>, st: &Struct, ss: &[Slot<'_>]) -> TokenStream {
     } else {
         quote!('__items: { let __seq = &mut __seq; #items })
     };
+    let end = if st.style == Style::Named {
+        quote!(struct_array_end)
+    } else {
+        quote!(fixed_array_end)
+    };
     quote! {
         let mut __seq = __d.array_begin()?;
         #block
-        __d.fixed_array_end(__seq, #len)?;
+        __d.#end(__seq, #len)?;
     }
 }
 
@@ -606,10 +611,15 @@ fn decode_into_body(cx: &Cx<'_>, st: &Struct) -> Option<TokenStream> {
                 let into = into_field(cx, st, s);
                 quote!(if !__d.array_next(&mut __seq)? { break '__items; } #into)
             });
+            let end = if st.style == Style::Named {
+                quote!(struct_array_end)
+            } else {
+                quote!(fixed_array_end)
+            };
             let arr = quote! {
                 let mut __seq = __d.array_begin()?;
                 '__items: { #(#items)* }
-                __d.fixed_array_end(__seq, #len)?;
+                __d.#end(__seq, #len)?;
             };
             if st.style == Style::Tuple {
                 return Some(arr);

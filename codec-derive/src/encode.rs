@@ -226,7 +226,9 @@ fn map_body(k: &Path, st: &Struct, accs: &[Acc<'_>], flat: bool) -> TokenStream 
         // Canonical order is known at compile time.
         let mut sorted: Vec<&Acc<'_>> = accs.iter().filter(|a| a.f.plain()).collect();
         if st.int_keys {
-            sorted.sort_by_key(|a| a.f.key);
+            // By the key's decimal text, as ugorji sorts `keyasint` fields
+            // (by their names, which are the numbers): 1, 10, 2.
+            sorted.sort_by_key(|a| a.f.key.map(|n| n.to_string()));
         } else {
             sorted.sort_by(|a, b| a.f.name.as_bytes().cmp(b.f.name.as_bytes()));
         }
@@ -392,8 +394,9 @@ pub fn derive(c: &Container, g: &Gen) -> TokenStream {
                 TokenStream::new()
             };
             if flat && !st.toarray && st.fields.iter().any(|f| f.flatten) {
-                // No key written twice: checked when the crate compiles, or
-                // for a generic struct when its `encode` is instantiated.
+                // No key written twice and at most one `rest` map: checked
+                // when the crate compiles, or for a generic struct when its
+                // `encode` is instantiated.
                 let name = ident.to_string();
                 let names = quote!(<#ident #ty_g as #k::derive_support::Flatten>::NAMES);
                 let check = quote!(#k::derive_support::check_field_names(#name, &#names));
@@ -524,6 +527,7 @@ fn flatten_impl(c: &Container, st: &Struct, accs: &[Acc<'_>], where_: &TokenStre
     let by_name = by_name(k, st, accs);
     let own = accs.iter().filter(|a| a.f.plain()).map(|a| &a.f.name);
     let flattened = accs.iter().filter(|a| a.f.flatten).map(|a| &a.f.ty);
+    let rest = accs.iter().any(|a| a.f.rest);
     quote! {
         #[automatically_derived]
         impl #impl_g #k::derive_support::Flatten for #ident #ty_g #where_ {
@@ -531,6 +535,7 @@ fn flatten_impl(c: &Container, st: &Struct, accs: &[Acc<'_>], where_: &TokenStre
             const NAMES: #k::derive_support::FieldNames = #k::derive_support::FieldNames {
                 own: &[#(#own),*],
                 flattened: &[#(&<#flattened as #k::derive_support::Flatten>::NAMES),*],
+                rest: #rest,
             };
             #[inline(always)]
             fn flat_len(&self, __omit: bool) -> usize {

@@ -95,6 +95,10 @@
 //!   when its `encode` is instantiated (a constant that depends on the type
 //!   parameters), for any other when the crate compiles. `toarray` structs
 //!   write no keys and are not checked.
+//! - A struct and the structs flattened into it hold at most one `rest`
+//!   map between them (checked as above): the decoder gives every unknown
+//!   key to one map, so the entries of a second would come back in the
+//!   first, and a key both held would be written twice.
 //! - In array form (`toarray`), flattened structs are inlined positionally
 //!   (as ugorji does with embedded structs) and `rest` maps are not written.
 //! - Structs with integer keys decode keys given as integers or as text

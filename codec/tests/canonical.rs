@@ -123,3 +123,41 @@ fn cbor_deterministic_is_independent_of_hash_seed() {
         assert_eq!(to_vec(&doc(seed), &h).unwrap(), reference, "seed {seed}");
     }
 }
+
+/// Fields with integer keys (ugorji's `keyasint`).
+#[derive(Codec, Debug, PartialEq)]
+struct IntKeyed {
+    #[codec(key = 1)]
+    a: u8,
+    #[codec(key = 2)]
+    b: u8,
+    #[codec(key = 10)]
+    c: u8,
+    #[codec(key = -1)]
+    d: u8,
+}
+
+#[test]
+fn canonical_integer_keyed_fields_sort_by_their_text() {
+    // ugorji sorts struct fields by encoded name, and a `keyasint` field's
+    // name is its number's text: -1, 1, 10, 2 (not numerically).
+    let x = IntKeyed {
+        a: 1,
+        b: 2,
+        c: 3,
+        d: 4,
+    };
+    let h = codec::MsgpackHandle::default().canonical(true);
+    let bytes = to_vec(&x, &h).unwrap();
+    assert_eq!(
+        bytes,
+        [0x84, 0xff, 0x04, 0x01, 0x01, 0x0a, 0x03, 0x02, 0x02]
+    );
+    assert_eq!(codec::from_slice::<IntKeyed, _>(&bytes, &h).unwrap(), x);
+    each_handle_with!(Options::default().canonical(true), h => {
+        let v: Value = codec::from_slice(&to_vec(&x, &h).unwrap(), &h).unwrap();
+        let Value::Map(fields) = v else { panic!("{}: not a map", h.name()) };
+        let values: Vec<u64> = fields.iter().map(|(_, v)| v.as_u64().unwrap()).collect();
+        assert_eq!(values, [4, 1, 3, 2], "{}", h.name());
+    });
+}

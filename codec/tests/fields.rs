@@ -157,6 +157,39 @@ fn arrays_longer_than_a_fixed_target() {
     });
 }
 
+/// A struct with named fields read from an array: items past its fields
+/// are skipped, or an error with `error_on_unknown_field` (ugorji's
+/// `ErrorIfNoField`: an item with no field) or `error_on_array_overflow`,
+/// both by `decode` and by `decode_into`.
+#[test]
+fn arrays_longer_than_a_struct() {
+    let narrow = || Narrow {
+        a: 1,
+        b: "x".into(),
+    };
+    each_handle!(h => {
+        let bytes = to_vec(&(1u32, "x", true), &h).unwrap();
+        assert_eq!(from_slice::<Narrow, _>(&bytes, &h).unwrap(), narrow(), "{}", h.name());
+    });
+    let strict = [
+        Options::default().error_on_unknown_field(true),
+        Options::default().error_on_array_overflow(true),
+    ];
+    for o in strict {
+        each_handle_with!(o.clone(), h => {
+            let bytes = to_vec(&(1u32, "x", true), &h).unwrap();
+            let err = from_slice::<Narrow, _>(&bytes, &h).unwrap_err();
+            assert!(matches!(err.kind(), ErrorKind::InvalidLength { expected: 2, found: 3 }), "{}: {err}", h.name());
+            let mut target = Narrow { a: 0, b: String::new() };
+            let err = h.decoder(&bytes).decode_into(&mut target).unwrap_err();
+            assert!(matches!(err.kind(), ErrorKind::InvalidLength { expected: 2, found: 3 }), "{}: {err}", h.name());
+            // Exactly its fields: no error.
+            let bytes = to_vec(&(1u32, "x"), &h).unwrap();
+            assert_eq!(from_slice::<Narrow, _>(&bytes, &h).unwrap(), narrow(), "{}", h.name());
+        });
+    }
+}
+
 #[test]
 fn value_map_modes() {
     // A map with a repeated key, written by hand through Value.
