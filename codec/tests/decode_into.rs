@@ -114,6 +114,17 @@ fn absent_fields_keep_their_values_and_lengths_adjust() {
         let mut o = Some(item("a", 1));
         into(&to_vec(&Option::<Item>::None, &h).unwrap(), &h, &mut o);
         assert_eq!(o, None, "{name}");
+        // ... and into collections, as ugorji sets a nil slice or map: emptied.
+        let nil = to_vec(&Option::<u8>::None, &h).unwrap();
+        let mut v = vec![item("a", 1)];
+        into(&nil, &h, &mut v);
+        assert!(v.is_empty(), "{name}: Vec");
+        let mut m = BTreeMap::from([("a".to_string(), 1u32)]);
+        into(&nil, &h, &mut m);
+        assert!(m.is_empty(), "{name}: BTreeMap");
+        let mut m = std::collections::HashMap::from([("a".to_string(), 1u32)]);
+        into(&nil, &h, &mut m);
+        assert!(m.is_empty(), "{name}: HashMap");
         // Bytes reuse their buffer.
         let mut b: Vec<u8> = Vec::with_capacity(64);
         let p = b.as_ptr();

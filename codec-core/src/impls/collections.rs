@@ -200,7 +200,9 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
     /// decoded into the existing value, or replaces it with
     /// [`DecodeOptions::map_value_reset`](crate::DecodeOptions::map_value_reset);
     /// with [`DecodeOptions::delete_on_nil_map_value`](crate::DecodeOptions::delete_on_nil_map_value)
-    /// a nil value removes the key. Nil leaves the map unchanged.
+    /// a nil value removes the key. A nil in place of the map is the
+    /// caller's to handle (the `HashMap` and `BTreeMap` impls clear the map,
+    /// as ugorji sets a nil map): here it is a type mismatch.
     pub fn decode_map_into<M, K: Decode<'de>, V: Decode<'de>>(
         &mut self,
         map: &mut M,
@@ -208,9 +210,6 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
         insert: impl Fn(&mut M, K, V),
         remove: impl Fn(&mut M, &K),
     ) -> Result<()> {
-        if self.try_decode_nil()? {
-            return Ok(());
-        }
         let reset = self.options().map_value_reset;
         let delete_nil = self.options().delete_on_nil_map_value;
         let mut seq = self.map_begin()?;
@@ -251,10 +250,15 @@ where
         Ok(m)
     }
     /// Keeps the map's allocation and its entries: see [`Decoder::decode_map_into`].
+    /// Nil clears the map (ugorji sets a nil map), as it clears a `Vec`.
     fn decode_into<R: Read<'de>, F: DecodeFormat>(
         &mut self,
         d: &mut Decoder<'de, R, F>,
     ) -> Result<()> {
+        if d.try_decode_nil()? {
+            self.clear();
+            return Ok(());
+        }
         d.decode_map_into(
             self,
             |m, k| m.get_mut(k),
@@ -280,11 +284,16 @@ impl<'de, K: Decode<'de> + Ord, V: Decode<'de>> Decode<'de> for BTreeMap<K, V> {
         })?;
         Ok(m)
     }
-    /// Keeps the map's entries: see [`Decoder::decode_map_into`].
+    /// Keeps the map's entries: see [`Decoder::decode_map_into`]. Nil
+    /// clears the map (ugorji sets a nil map), as it clears a `Vec`.
     fn decode_into<R: Read<'de>, F: DecodeFormat>(
         &mut self,
         d: &mut Decoder<'de, R, F>,
     ) -> Result<()> {
+        if d.try_decode_nil()? {
+            self.clear();
+            return Ok(());
+        }
         d.decode_map_into(
             self,
             |m, k| m.get_mut(k),
