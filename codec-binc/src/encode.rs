@@ -2,7 +2,6 @@
 
 use crate::{
     VD_ARRAY, VD_BYTES, VD_CUSTOM_EXT, VD_MAP, VD_STRING, container_bytes, container_header,
-    go_zero_time,
 };
 use codec_core::{EncodeFormat, Error, FieldName, Result, Time, Write};
 use std::collections::HashMap;
@@ -330,7 +329,7 @@ impl EncodeFormat for BincEncoder {
     }
 
     fn write_time<W: Write>(&mut self, w: &mut W, t: &Time) -> Result<()> {
-        if t.unix_seconds() == go_zero_time().unix_seconds() && t.nanos() == 0 {
+        if t.is_go_zero() {
             // Go's zero time.Time is written as nil.
             return w.write_byte(0x00);
         }
@@ -668,7 +667,7 @@ mod tests {
     #[test]
     fn time_table() {
         let table: &[(Time, &str)] = &[
-            (go_zero_time(), "00"),
+            (Time::GO_ZERO, "00"),
             (t("1970-01-01T00:00:00Z"), "81 00"),
             (t("1970-01-01T00:00:01Z"), "82 80 01"),
             (t("1969-12-31T23:59:59Z"), "82 80 ff"),

@@ -12,7 +12,6 @@ use std::collections::{BTreeMap, HashMap};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 const GO_NAN: u64 = 0x7FF8_0000_0000_0001;
-const GO_ZERO_UNIX: i64 = -62_135_596_800;
 
 fn arb_time() -> impl Strategy<Value = Time> {
     (
@@ -73,7 +72,7 @@ fn binc_view(v: &Value) -> Value {
         Value::F32(f) if f.is_finite() && *f != 0.0 => Value::F32(*f),
         Value::F32(f) => float(*f as f64),
         Value::F64(f) => float(*f),
-        Value::Time(t) if t.unix_seconds() == GO_ZERO_UNIX && t.nanos() == 0 => Value::Nil,
+        Value::Time(t) if t.is_go_zero() => Value::Nil,
         Value::Time(t) => Value::Time(match t.offset() {
             Some(o) if o / 60 != 0 => t.with_offset(o / 60 * 60),
             _ => t.to_utc(),

@@ -1,6 +1,5 @@
 //! [`CborDecoder`]: the decoding half of the CBOR driver.
 
-use crate::encode::GO_ZERO_TIME_SECS;
 use crate::handle::CborHandle;
 use codec_core::{
     DecodeFormat, Error, ErrorKind, KeyHint, KeyStep, Kind, Read, Reference, Result, Seq, Time,
@@ -1044,7 +1043,7 @@ impl DecodeFormat for CborDecoder {
         match ib {
             0xf6 | 0xf7 => {
                 r.read_u8()?;
-                Time::from_unix(GO_ZERO_TIME_SECS, 0).ok_or_else(|| Error::custom("zero time"))
+                Ok(Time::GO_ZERO)
             }
             0xc0 | 0xc1 => {
                 r.read_u8()?;

@@ -13,9 +13,6 @@ pub(crate) const MAP: u8 = 0xa0;
 pub(crate) const TAG: u8 = 0xc0;
 pub(crate) const BREAK: u8 = 0xff;
 
-/// Seconds from the Unix epoch to Go's zero time, 0001-01-01T00:00:00Z.
-pub(crate) const GO_ZERO_TIME_SECS: i64 = -62_135_596_800;
-
 /// How floats are narrowed on the way out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Floats {
@@ -416,7 +413,7 @@ impl EncodeFormat for CborEncoder {
     /// whole, else a float64 (narrowed by `optimum_size` / preferred
     /// serialization like any float).
     fn write_time<W: Write>(&mut self, w: &mut W, t: &Time) -> Result<()> {
-        if t.unix_seconds() == GO_ZERO_TIME_SECS && t.nanos() == 0 {
+        if t.is_go_zero() {
             return self.write_nil(w);
         }
         if self.time_rfc3339 {

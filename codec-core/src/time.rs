@@ -53,6 +53,28 @@ impl Time {
         offset: None,
     };
 
+    /// Go's zero `time.Time`, 0001-01-01T00:00:00Z: what every handle
+    /// writes as nil (as ugorji does) and reads nil back as, when the
+    /// target is a time.
+    ///
+    /// ```
+    /// use codec_core::Time;
+    /// assert_eq!(Time::GO_ZERO.to_rfc3339(), "0001-01-01T00:00:00Z");
+    /// assert!(Time::GO_ZERO.with_offset(3600).is_go_zero());
+    /// assert!(!Time::UNIX_EPOCH.is_go_zero());
+    /// ```
+    pub const GO_ZERO: Time = Time {
+        secs: -62_135_596_800,
+        nanos: 0,
+        offset: None,
+    };
+
+    /// Whether this is the instant [`Time::GO_ZERO`], at any offset.
+    #[inline]
+    pub const fn is_go_zero(&self) -> bool {
+        self.secs == Self::GO_ZERO.secs && self.nanos == 0
+    }
+
     /// A UTC instant; `None` if `nanos` is not below one second.
     pub const fn from_unix(secs: i64, nanos: u32) -> Option<Time> {
         if nanos >= NANOS {

@@ -2,7 +2,6 @@
 //! RFC 8259 parser over any [`Read`] (slices borrow, readers stream).
 
 use crate::base64;
-use crate::encode::GO_ZERO_TIME_SECS;
 use crate::number::{self, Grammar, Num, NumPart, Parsed};
 use crate::scan::{find_non_ws, find_string_stop, find_string_stop_ascii, is_ws};
 use codec_core::{
@@ -1865,8 +1864,7 @@ impl DecodeFormat for JsonDecoder {
     /// An RFC 3339 string (any offset kept); `null` is Go's zero time, as ugorji reads it.
     fn read_time<'de, R: Read<'de>>(&mut self, r: &mut R, scratch: &mut Vec<u8>) -> Result<Time> {
         if self.try_nil(r)? {
-            return Time::from_unix(GO_ZERO_TIME_SECS, 0)
-                .ok_or_else(|| Error::custom("zero time out of range"));
+            return Ok(Time::GO_ZERO);
         }
         let s = self.read_str(r, scratch)?;
         Time::parse_rfc3339(&s)

@@ -7,9 +7,6 @@ use codec_core::{
     write_array_each, write_rows_each,
 };
 
-/// Go's zero `time.Time` (0001-01-01T00:00:00Z) in Unix seconds: written as `null`.
-pub(crate) const GO_ZERO_TIME_SECS: i64 = -62_135_596_800;
-
 /// What a byte of a string needs on output.
 const PLAIN: u8 = 0;
 /// Escaped as `\u00XX`.
@@ -1051,7 +1048,7 @@ impl EncodeFormat for JsonEncoder {
     /// An RFC 3339 string with nanoseconds and the original offset (Go's
     /// `RFC3339Nano`); Go's zero time (0001-01-01T00:00:00Z) is `null`, as ugorji writes it.
     fn write_time<W: Write>(&mut self, w: &mut W, t: &Time) -> Result<()> {
-        if t.unix_seconds() == GO_ZERO_TIME_SECS && t.nanos() == 0 {
+        if t.is_go_zero() {
             return self.write_nil(w);
         }
         self.key = false;

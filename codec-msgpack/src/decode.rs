@@ -676,9 +676,13 @@ impl DecodeFormat for MsgpackDecoder {
         Ok(hit)
     }
 
-    /// The timestamp extension, or a raw str/bin item of 4, 8 or 12 bytes.
+    /// The timestamp extension, or a raw str/bin item of 4, 8 or 12 bytes;
+    /// nil is Go's zero time, which ugorji writes as nil.
     fn read_time<'de, R: Read<'de>>(&mut self, r: &mut R, scratch: &mut Vec<u8>) -> Result<Time> {
         let b = r.read_u8()?;
+        if b == NIL {
+            return Ok(Time::GO_ZERO);
+        }
         let len = if let Some(len) = string_len(r, b)? {
             len
         } else if let Some((len, ty)) = ext_header(r, b)? {
@@ -966,13 +970,10 @@ mod tests {
         ] {
             assert_eq!(from_slice::<Time, _>(&d(b), &h).unwrap(), t, "{b}");
         }
-        for bad in [
-            "a35a4af6",
-            "d6015a4af6a5",
-            "c0",
-            "d7ffffffffff00000000",
-            "01",
-        ] {
+        // Nil is Go's zero time, which is written as nil.
+        assert_eq!(from_slice::<Time, _>(&d("c0"), &h).unwrap(), Time::GO_ZERO);
+        assert_eq!(codec_core::to_vec(&Time::GO_ZERO, &h).unwrap(), d("c0"));
+        for bad in ["a35a4af6", "d6015a4af6a5", "d7ffffffffff00000000", "01"] {
             assert!(from_slice::<Time, _>(&d(bad), &h).is_err(), "{bad}");
         }
         assert!(from_slice::<(), _>(&d("c1"), &h).is_err());

@@ -339,7 +339,13 @@ impl EncodeFormat for MsgpackEncoder {
     /// The timestamp extension (-1) in its 32-, 64- or 96-bit form with
     /// `write_ext`; otherwise the same payload as a raw string (ugorji's old
     /// spec). The zone is dropped: the instant is written in UTC.
+    /// Go's zero time (0001-01-01T00:00:00Z, any offset) is nil, as
+    /// ugorji writes it; any other time the timestamp payload, as an ext
+    /// (`write_ext`) or a raw string.
     fn write_time<W: Write>(&mut self, w: &mut W, t: &Time) -> Result<()> {
+        if t.is_go_zero() {
+            return w.write_byte(NIL);
+        }
         let (buf, n) = timestamp_payload(t);
         if self.write_ext {
             Self::ext_header(w, TIMESTAMP_TYPE, n)?;

@@ -64,8 +64,9 @@
 //!   that loses the tag, so it is not reproduced.) Ext type -1 is kept for
 //!   timestamps: writing other data under it is an error.
 //! - A timestamp with nanoseconds above 999,999,999 is an error (ugorji
-//!   normalises it; the spec forbids it). Go's zero `time.Time` is written
-//!   as nil by ugorji; a Rust `Time` has no such special value.
+//!   normalises it; the spec forbids it). Go's zero time,
+//!   [`Time::GO_ZERO`](codec_core::Time::GO_ZERO), is written as nil and nil
+//!   read into a time is it, as ugorji does and as the other handles do.
 //!
 //! [MessagePack]: https://github.com/msgpack/msgpack/blob/master/spec.md
 

@@ -1,8 +1,6 @@
 //! [`SimpleEncoder`]: the encoding half of the Simple driver.
 
-use crate::{
-    BASE_ARRAY, BASE_BYTES, BASE_EXT, BASE_MAP, BASE_STRING, GO_ZERO_UNIX, NIL, UNIX_TO_GO_SECS,
-};
+use crate::{BASE_ARRAY, BASE_BYTES, BASE_EXT, BASE_MAP, BASE_STRING, NIL, UNIX_TO_GO_SECS};
 use codec_core::{EncodeFormat, Error, FieldName, Result, Time, Write};
 
 /// Writes Simple.
@@ -283,7 +281,7 @@ impl EncodeFormat for SimpleEncoder {
     }
 
     fn write_time<W: Write>(&mut self, w: &mut W, t: &Time) -> Result<()> {
-        if t.unix_seconds() == GO_ZERO_UNIX && t.nanos() == 0 {
+        if t.is_go_zero() {
             // Go's zero time.Time is written as nil.
             return w.write_byte(NIL);
         }
@@ -419,7 +417,7 @@ mod tests {
     #[test]
     fn time_layout() {
         let table: &[(Time, &str)] = &[
-            (Time::from_unix(GO_ZERO_UNIX, 0).unwrap(), "01"),
+            (Time::GO_ZERO, "01"),
             (
                 t("2020-01-02T03:04:05.000000006Z"),
                 "18 0f 01 0000000ed59f54a5 00000006 ffff",

@@ -156,7 +156,5 @@ pub(crate) const BASE_ARRAY: u8 = 0xE8;
 pub(crate) const BASE_MAP: u8 = 0xF0;
 pub(crate) const BASE_EXT: u8 = 0xF8;
 
-/// Unix seconds of Go's zero `time.Time` (0001-01-01T00:00:00Z), written as nil.
-pub(crate) const GO_ZERO_UNIX: i64 = -62_135_596_800;
 /// Seconds from 0001-01-01 to 1970-01-01: Go's binary time counts from year 1.
 pub(crate) const UNIX_TO_GO_SECS: i64 = 62_135_596_800;

@@ -11,8 +11,6 @@ use proptest::prelude::*;
 use std::collections::{BTreeMap, HashMap};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-const GO_ZERO_UNIX: i64 = -62_135_596_800;
-
 fn arb_time() -> impl Strategy<Value = Time> {
     (
         -100_000_000_000i64..100_000_000_000,
@@ -63,7 +61,7 @@ fn arb_value() -> impl Strategy<Value = Value> {
 fn simple_view(v: &Value) -> Value {
     match v {
         Value::Int(i) if *i >= 0 => Value::Uint(*i as u64),
-        Value::Time(t) if t.unix_seconds() == GO_ZERO_UNIX && t.nanos() == 0 => Value::Nil,
+        Value::Time(t) if t.is_go_zero() => Value::Nil,
         Value::Array(a) => Value::Array(a.iter().map(simple_view).collect()),
         Value::Map(m) => Value::Map(
             m.iter()

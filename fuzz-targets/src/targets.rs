@@ -413,10 +413,7 @@ pub fn normalize(h: &AnyHandle, v: Value) -> Value {
             },
             other => Value::Tagged(tag, Box::new(normalize(h, other))),
         },
-        (
-            AnyHandle::Binc(_) | AnyHandle::Simple(_) | AnyHandle::Json(_) | AnyHandle::Cbor(_),
-            Value::Time(t),
-        ) if t.unix_seconds() == GO_ZERO_UNIX && t.nanos() == 0 => Value::Nil,
+        (_, Value::Time(t)) if t.is_go_zero() => Value::Nil,
         (AnyHandle::Binc(_), Value::F32(x)) if x == 0.0 || !x.is_finite() => {
             normalize(h, Value::F64(f64::from(x)))
         }
@@ -437,9 +434,6 @@ pub fn normalize(h: &AnyHandle, v: Value) -> Value {
         (_, v) => v,
     }
 }
-
-/// Go's zero `time.Time`, 0001-01-01T00:00:00Z, in Unix seconds.
-const GO_ZERO_UNIX: i64 = -62_135_596_800;
 
 /// The value of a CBOR bignum's content (big-endian magnitude; tag 3 is
 /// `-1 - n`), when it fits `i128`.

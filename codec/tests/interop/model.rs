@@ -4,7 +4,7 @@
 //! Go's nil-able types (slices, maps, pointers) map to `Option<..>` where they may be
 //! nil, following DESIGN.md ("omitempty follows Rust types": a Go slice that can be nil
 //! is `Option<Vec<T>>`). Go's zero `time.Time`, which ugorji writes as nil, is
-//! `Option<Time>::None`.
+//! `Option<Time>::None`, and `Time::GO_ZERO` in a `Time`.
 
 use super::compare::{Rules, f32_matches, f64_matches, time_matches, value_matches};
 use super::typed::{StructT, Typed};
@@ -164,9 +164,8 @@ impl Model for Time {
     fn from_typed(t: &Typed) -> Result<Self, String> {
         match t {
             Typed::Time(Some(t)) => Ok(*t),
-            Typed::Time(None) => {
-                Err(": Go's zero time is nil on the wire; it needs Option<Time>".to_string())
-            }
+            // Written as nil, read back from nil into a `Time`.
+            Typed::Time(None) => Ok(Time::GO_ZERO),
             other => Err(wrong("time", other)),
         }
     }

@@ -179,6 +179,7 @@ pub(crate) fn dispatch<V: Visit>(go: &str, value: &Typed, v: &mut V) -> Dispatch
         "time.Time" => {
             if value.is_nil() {
                 v.visit::<Option<Time>>();
+                v.visit::<Time>();
             } else {
                 v.visit::<Time>();
                 v.also_encode::<Option<Time>>();
