@@ -1,6 +1,6 @@
 //! [`BincDecoder`]: the decoding half of the Binc driver.
 
-use crate::{GO_NAN_BITS, go_zero_time};
+use crate::GO_NAN_BITS;
 use codec_core::scalar::Number as Num;
 use codec_core::{
     DecodeFormat, Error, ErrorKind, Found, KeyHint, KeyStep, Kind, Read, Reference, Result, Seq,
@@ -14,6 +14,9 @@ use std::collections::HashMap;
 pub struct BincDecoder {
     symbols: HashMap<u16, Box<[u8]>>,
     max_symbols: usize,
+    /// Bytes of text read through symbol references so far
+    /// ([`SYMBOL_EXPANSION`](crate::SYMBOL_EXPANSION)).
+    expanded: u64,
 }
 
 impl Default for BincDecoder {
@@ -21,8 +24,19 @@ impl Default for BincDecoder {
         BincDecoder {
             symbols: HashMap::new(),
             max_symbols: crate::MAX_SYMBOL_IDS,
+            expanded: 0,
         }
     }
+}
+
+/// The error for symbol references past the decoder's budget.
+#[cold]
+fn symbol_expansion(expanded: u64, budget: u64) -> Error {
+    Error::new(ErrorKind::LengthLimitExceeded {
+        limit: "symbol_expansion",
+        len: expanded,
+        max: budget,
+    })
 }
 
 impl BincDecoder {
@@ -45,12 +59,20 @@ impl BincDecoder {
 
     /// Reads a symbol (its descriptor `bd` already consumed): a definition
     /// stores the text, a reference looks it up (an unknown id reads as the
-    /// empty string, as in ugorji).
+    /// empty string, as in ugorji). With `text` false (skipping), a
+    /// reference's text is not copied and gives the empty string.
+    ///
+    /// The texts references copy count against the decoder's budget of
+    /// [`SYMBOL_EXPANSION`](crate::SYMBOL_EXPANSION) bytes per input byte
+    /// read: a reference of two or three bytes stands for a text of any
+    /// length, so without it an input could make a decoder copy (and its
+    /// caller keep) the square of its own length.
     fn read_symbol<'de, 's, R: Read<'de>>(
         &mut self,
         bd: u8,
         r: &'s mut R,
         scratch: &'s mut Vec<u8>,
+        text: bool,
     ) -> Result<Reference<'de, 's, [u8]>> {
         let at = r.offset().saturating_sub(1);
         let id = if bd & 0x08 != 0 {
@@ -78,8 +100,13 @@ impl BincDecoder {
             Ok(text)
         } else {
             scratch.clear();
-            if let Some(text) = self.symbols.get(&id) {
-                scratch.extend_from_slice(text);
+            if let Some(s) = self.symbols.get(&id).filter(|_| text) {
+                self.expanded += s.len() as u64;
+                let budget = crate::SYMBOL_EXPANSION.saturating_mul(r.offset());
+                if self.expanded > budget {
+                    return Err(symbol_expansion(self.expanded, budget).at(at));
+                }
+                scratch.extend_from_slice(s);
             }
             Ok(Reference::Copied(&scratch[..]))
         }
@@ -157,7 +184,7 @@ impl BincDecoder {
             }
             0x8 if vs > 0 => r.skip(vs as usize),
             0x9 => Ok(()),
-            0xB => self.read_symbol(bd, r, scratch).map(drop),
+            0xB => self.read_symbol(bd, r, scratch, false).map(drop),
             0xF => {
                 let n = to_usize(read_len(r, vs)?)?;
                 r.skip(1)?;
@@ -710,7 +737,7 @@ impl DecodeFormat for BincDecoder {
     fn read_time<'de, R: Read<'de>>(&mut self, r: &mut R, scratch: &mut Vec<u8>) -> Result<Time> {
         let bd = r.read_u8()?;
         if bd == 0x00 {
-            return Ok(go_zero_time());
+            return Ok(Time::GO_ZERO);
         }
         if bd >> 4 != 0x8 {
             return Err(unexpected_in(r, bd, "timestamp"));
@@ -762,7 +789,7 @@ impl BincDecoder {
                 let n = to_usize(read_len(r, bd & 0x0F)?)?;
                 r.read_slice(n, scratch)
             }
-            0xB => self.read_symbol(bd, r, scratch),
+            0xB => self.read_symbol(bd, r, scratch, true),
             _ if bd == 0x00 => Ok(Reference::Copied(&[])),
             _ => Err(unexpected_in(r, bd, expected)),
         }
@@ -980,7 +1007,7 @@ mod tests {
         assert_eq!(t.offset(), Some(19_800));
         // nil is Go's zero time; an empty or short payload is an error.
         let t: Time = from_slice(&hex("00"), &BincHandle::default()).unwrap();
-        assert_eq!(t, go_zero_time());
+        assert_eq!(t, Time::GO_ZERO);
         assert!(from_slice::<Time, _>(&hex("80"), &BincHandle::default()).is_err());
         assert!(from_slice::<Time, _>(&hex("82 8c 01"), &BincHandle::default()).is_err());
         // Sub-minute offsets are truncated to minutes on the wire.

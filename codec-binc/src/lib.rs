@@ -124,7 +124,7 @@ mod encode;
 pub use decode::BincDecoder;
 pub use encode::BincEncoder;
 
-use codec_core::{Handle, Options, Result, Time, Write};
+use codec_core::{Handle, Options, Result, Write};
 
 /// Binc with the shared options and Binc's own.
 ///
@@ -150,6 +150,15 @@ pub struct BincHandle {
 
 /// The number of distinct symbol ids Binc can address (ids are 16 bits).
 pub const MAX_SYMBOL_IDS: usize = 1 << 16;
+
+/// Most bytes of text a decoder copies out of symbol references per byte
+/// of input it has read; past that, a `LengthLimitExceeded` error naming
+/// `symbol_expansion`. A reference (two or three bytes) stands for its
+/// symbol's whole text, so without a bound an input of n bytes (one long
+/// symbol and many references to it) could make a decoder copy, and the
+/// value decoded hold, about n² bytes. Symbols that ugorji writes (map keys
+/// and field names) expand a document by far less.
+pub const SYMBOL_EXPANSION: u64 = 64;
 
 impl Default for BincHandle {
     fn default() -> Self {
@@ -217,14 +226,6 @@ pub(crate) const VD_CUSTOM_EXT: u8 = 0xF;
 
 /// Bits of Go's `math.NaN()`, what ugorji reads `03` as.
 pub(crate) const GO_NAN_BITS: u64 = 0x7FF8_0000_0000_0001;
-
-/// Unix seconds of Go's zero `time.Time` (0001-01-01T00:00:00Z).
-const GO_ZERO_UNIX: i64 = -62_135_596_800;
-
-/// Go's zero `time.Time`, which Binc writes as nil and reads nil as.
-pub fn go_zero_time() -> Time {
-    Time::from_unix(GO_ZERO_UNIX, 0).unwrap_or(Time::UNIX_EPOCH)
-}
 
 /// Writes a struct field's name (a constant where this is inlined) as a
 /// string of kind `vd` (its [`container_header`] and bytes): together

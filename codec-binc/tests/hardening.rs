@@ -57,3 +57,60 @@ fn declared_length_past_the_input_is_eof_at_its_end() {
     assert!(err.is_eof(), "{err}");
     assert_eq!(err.offset(), Some(3), "{err}");
 }
+
+/// An array of `refs` references to one symbol of `len` bytes (defined by
+/// the first item): about `len` bytes of input that would decode to
+/// `len * (refs + 1)` bytes of text.
+fn symbol_bomb(len: u32, refs: u32) -> Vec<u8> {
+    let mut b = vec![0x62];
+    b.extend_from_slice(&(refs + 1).to_be_bytes());
+    b.extend_from_slice(&[0xb6, 0x01]);
+    b.extend_from_slice(&len.to_be_bytes());
+    b.resize(b.len() + len as usize, b'a');
+    for _ in 0..refs {
+        b.extend_from_slice(&[0xb0, 0x01]);
+    }
+    b
+}
+
+#[test]
+fn symbol_references_cannot_blow_up_memory() {
+    let h = BincHandle::default();
+    // 12 KB of input standing for 10 MB of text: refused part way, at the
+    // reference past the budget (64 bytes per input byte read).
+    let bomb = symbol_bomb(10_000, 1_000);
+    for err in [
+        from_slice::<Value, _>(&bomb, &h).unwrap_err(),
+        from_slice::<Vec<String>, _>(&bomb, &h).unwrap_err(),
+    ] {
+        match err.kind() {
+            ErrorKind::LengthLimitExceeded {
+                limit: "symbol_expansion",
+                len,
+                max,
+            } => assert!(*len > *max && *max <= 64 * bomb.len() as u64, "{err}"),
+            other => panic!("{other:?}: {err}"),
+        }
+        let at = err.offset().unwrap() as usize;
+        assert!(at > 10_011 && at < bomb.len() && bomb[at] == 0xb0, "{err}");
+        assert_eq!(at % 2, (10_011 % 2), "{err}: at a reference");
+    }
+    // Within the budget, references decode to their symbol's text.
+    let ok = symbol_bomb(100, 20);
+    let v = from_slice::<Vec<String>, _>(&ok, &h).unwrap();
+    assert_eq!(v.len(), 21);
+    assert!(
+        v.iter()
+            .all(|s| s.len() == 100 && s.bytes().all(|b| b == b'a'))
+    );
+    // Skipped (an unknown field's value), references copy nothing and count
+    // for nothing.
+    #[derive(codec_core::Codec, Debug, PartialEq)]
+    #[codec(crate = "codec_core")]
+    struct One {
+        a: u8,
+    }
+    let mut doc = vec![0x76, 0x45, b'a', 0x90, 0x45, b'z'];
+    doc.extend_from_slice(&bomb);
+    assert_eq!(from_slice::<One, _>(&doc, &h).unwrap(), One { a: 1 });
+}
