@@ -452,9 +452,10 @@ fn eof_or_peek<'de, R: Read<'de>>(r: &mut R) -> Result<u8> {
 impl DecodeFormat for BincDecoder {
     const NAME: &'static str = "binc";
 
-    /// A fresh symbol table: extension contents are encoded on their own.
+    /// A fresh symbol table and budget, the same `max_symbols`: extension
+    /// contents are encoded on their own.
     fn side(&self) -> Option<Self> {
-        Some(BincDecoder::default())
+        Some(BincDecoder::new().with_max_symbols(self.max_symbols))
     }
 
     #[inline]

@@ -48,6 +48,12 @@ fn symbol_table_is_limited() {
     assert!(err.to_string().contains("exceeds max_symbols (3)"), "{err}");
     // Referring to a defined symbol again does not count.
     assert!(from_slice::<Value, _>(&bytes, &h.clone().max_symbols(4)).is_ok());
+    // A decoder reset onto new input starts a fresh table with the same limit.
+    let mut d = limited.decoder(&bytes[..]);
+    assert!(d.decode::<Value>().is_err());
+    d.reset(codec_core::SliceReader::new(&bytes));
+    let err = d.decode::<Value>().unwrap_err();
+    assert!(err.to_string().contains("exceeds max_symbols (3)"), "{err}");
 }
 
 #[test]
