@@ -82,6 +82,12 @@ pub enum CanonicalKey<'a> {
     Bool(bool),
     /// Integers, numerically.
     Int(i128),
+    /// Unsigned integers too large for `Int` may take (`u128`), numerically
+    /// (and against `Int`).
+    Uint(u128),
+    /// Times, chronologically (as ugorji orders `time.Time` keys); the same
+    /// instant at different offsets by offset, so that the order is total.
+    Time(crate::Time),
     /// Floats, numerically (total order).
     Float(f64),
     /// Strings and byte strings, bytewise.
@@ -97,6 +103,10 @@ impl CanonicalKey<'_> {
         match (self, other) {
             (Bool(a), Bool(b)) => Some(a.cmp(b)),
             (Int(a), Int(b)) => Some(a.cmp(b)),
+            (Uint(a), Uint(b)) => Some(a.cmp(b)),
+            (Int(a), Uint(b)) => Some(u128::try_from(*a).map_or(Ordering::Less, |a| a.cmp(b))),
+            (Uint(a), Int(b)) => Some(u128::try_from(*b).map_or(Ordering::Greater, |b| a.cmp(&b))),
+            (Time(a), Time(b)) => Some(a.cmp(b)),
             (Float(a), Float(b)) => Some(a.total_cmp(b)),
             (Bytes(a), Bytes(b)) => Some(a.cmp(b)),
             _ => None,

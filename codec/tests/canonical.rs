@@ -161,3 +161,60 @@ fn canonical_integer_keyed_fields_sort_by_their_text() {
         assert_eq!(values, [4, 1, 3, 2], "{}", h.name());
     });
 }
+
+/// Time keys sort chronologically (ugorji sorts `time.Time` keys with
+/// `Before`), not by their encoded bytes; `u128` keys numerically, also
+/// past `i128::MAX`.
+#[test]
+fn canonical_time_and_u128_keys_sort_by_value() {
+    use codec::Time;
+    use std::time::{Duration, SystemTime, UNIX_EPOCH};
+    let t = |s: i64, n: u32| Time::from_unix(s, n).unwrap();
+    // 2 s encodes shorter than 1 s + 5 ns in MessagePack (d6 < d7), and
+    // 10:00+05:00 (05:00Z) sorts after 06:00Z as text.
+    let times = [
+        t(2, 0),
+        t(1, 5),
+        t(1_577_858_400, 0).with_offset(5 * 3600),
+        t(1_577_858_400 + 3600, 0),
+    ];
+    let order = [1u8, 0, 2, 3];
+    for seed in 0..20u64 {
+        each_handle_with!(Options::default().canonical(true), h => {
+            let mut m = HashMap::with_hasher(Seeded(seed));
+            for (i, k) in times.iter().enumerate() {
+                m.insert(*k, i as u8);
+            }
+            let bytes = to_vec(&m, &h).unwrap();
+            let Value::Map(entries) = codec::from_slice::<Value, _>(&bytes, &h).unwrap() else {
+                panic!("{}: not a map", h.name())
+            };
+            let got: Vec<u64> = entries.iter().map(|(_, v)| v.as_u64().unwrap()).collect();
+            assert_eq!(got, order.map(u64::from), "{} seed {seed}", h.name());
+            let sys: HashMap<SystemTime, u8, Seeded> = [
+                (UNIX_EPOCH + Duration::new(2, 0), 0),
+                (UNIX_EPOCH + Duration::new(1, 5), 1),
+            ]
+            .into_iter()
+            .collect::<HashMap<_, _, _>>();
+            let bytes = to_vec(&sys, &h).unwrap();
+            let Value::Map(entries) = codec::from_slice::<Value, _>(&bytes, &h).unwrap() else {
+                panic!("{}: not a map", h.name())
+            };
+            let got: Vec<u64> = entries.iter().map(|(_, v)| v.as_u64().unwrap()).collect();
+            assert_eq!(got, [1, 0], "{} seed {seed}: SystemTime", h.name());
+        });
+    }
+    let h = codec::JsonHandle {
+        options: Options::default().canonical(true),
+        ..Default::default()
+    };
+    let mut m = HashMap::with_hasher(Seeded(3));
+    for (i, k) in [u128::MAX, 10, 5].into_iter().enumerate() {
+        m.insert(k, i as u8);
+    }
+    assert_eq!(
+        to_vec(&m, &h).unwrap(),
+        br#"{"5":2,"10":1,"340282366920938463463374607431768211455":0}"#
+    );
+}

@@ -236,6 +236,28 @@ fn prefer_float_and_signed_integer() {
     });
 }
 
+/// Go's zero time is empty: `omit_empty` leaves it out (as ugorji leaves
+/// out a zero `time.Time`), and it reads back as `Time::GO_ZERO`.
+#[test]
+fn omit_empty_leaves_out_the_zero_time() {
+    use codec::Time;
+    #[derive(Codec, Debug, PartialEq)]
+    struct Stamp {
+        a: u8,
+        t: Time,
+    }
+    each_handle_with!(Options::default().omit_empty(true), h => {
+        let zero = Stamp { a: 1, t: Time::GO_ZERO };
+        let bytes = to_vec(&zero, &h).unwrap();
+        let v: Value = from_slice(&bytes, &h).unwrap();
+        assert_eq!(v.as_map().map(|m| m.len()), Some(1), "{}: {v:?}", h.name());
+        assert_eq!(from_slice::<Stamp, _>(&bytes, &h).unwrap(), zero, "{}", h.name());
+        let set = Stamp { a: 1, t: Time::from_unix(5, 0).unwrap() };
+        let bytes = to_vec(&set, &h).unwrap();
+        assert_eq!(from_slice::<Stamp, _>(&bytes, &h).unwrap(), set, "{}", h.name());
+    });
+}
+
 /// Under `Options::omit_empty` a handle reads back what it writes: a field
 /// left out as empty (in a plain struct, a recursive one, a flattened
 /// one) decodes as its empty value. A field whose type has no empty value

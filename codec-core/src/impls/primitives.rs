@@ -277,11 +277,9 @@ impl Encode for u128 {
     }
     #[inline]
     fn canonical_key(&self) -> CanonicalKey<'_> {
-        match i128::try_from(*self) {
-            Ok(v) => CanonicalKey::Int(v),
-            Err(_) => CanonicalKey::Encoded,
-        }
+        CanonicalKey::Uint(*self)
     }
+    const CANONICAL_ORD: bool = true;
 }
 
 impl<'de> Decode<'de> for u128 {

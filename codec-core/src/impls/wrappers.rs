@@ -224,15 +224,31 @@ impl<'de> Decode<'de> for Duration {
     }
 }
 
-/// A `Time` is the format's own timestamp.
+/// A `Time` is the format's own timestamp. Go's zero time
+/// ([`Time::GO_ZERO`]), which every handle writes as nil, is empty (for
+/// `omitempty`), as ugorji treats a zero `time.Time`.
 impl Encode for Time {
     #[inline]
     fn encode<W: Write, F: EncodeFormat>(&self, e: &mut Encoder<W, F>) -> Result<()> {
         e.encode_time(self)
     }
+    #[inline]
+    fn is_empty_value(&self) -> bool {
+        self.is_go_zero()
+    }
+    #[inline]
+    fn canonical_key(&self) -> CanonicalKey<'_> {
+        CanonicalKey::Time(*self)
+    }
+    const CANONICAL_ORD: bool = true;
 }
 
 impl<'de> Decode<'de> for Time {
+    /// [`Time::GO_ZERO`], what `omit_empty` leaves out.
+    #[inline]
+    fn empty_value() -> Option<Self> {
+        Some(Time::GO_ZERO)
+    }
     #[inline]
     fn decode<R: Read<'de>, F: DecodeFormat>(d: &mut Decoder<'de, R, F>) -> Result<Self> {
         d.decode_time()
@@ -244,6 +260,13 @@ impl Encode for SystemTime {
     fn encode<W: Write, F: EncodeFormat>(&self, e: &mut Encoder<W, F>) -> Result<()> {
         e.encode_time(&Time::from_system_time(*self)?)
     }
+    fn canonical_key(&self) -> CanonicalKey<'_> {
+        match Time::from_system_time(*self) {
+            Ok(t) => CanonicalKey::Time(t),
+            Err(_) => CanonicalKey::Encoded,
+        }
+    }
+    const CANONICAL_ORD: bool = true;
 }
 
 impl<'de> Decode<'de> for SystemTime {
