@@ -310,7 +310,10 @@ pub const SNIFF_BYTES: usize = 64 * 1024;
 /// 3. If several succeed, json is chosen when it is one of them and the
 ///    sample is printable UTF-8 text (any byte below 0x80 is a whole msgpack
 ///    document, so every text is also a msgpack stream).
-/// 4. Otherwise it is an error that names the candidates.
+/// 4. Printable text that json does not read is an error, not a binary
+///    format that happens to read it (broken JSON Lines would otherwise
+///    pass as a stream of msgpack integers).
+/// 5. Otherwise it is an error that names the candidates.
 pub fn detect(
     cmd: &str,
     source: &str,
@@ -337,6 +340,14 @@ pub fn detect(
             found.push(name);
         }
     }
+    let text = is_text(sample, complete);
+    if text && !found.is_empty() && !found.contains(&"json") {
+        let how = if stream { " as a stream" } else { "" };
+        let (flag, other) = (from_flag(cmd), found[0]);
+        return Err(Failure::Invalid(format!(
+            "{source}: the input is text but not valid json{how}; pass --{flag} json to see where it fails, or --{flag} {other} to read it as {other}"
+        )));
+    }
     match found.as_slice() {
         [one] => Ok(one),
         [] => Err(Failure::Invalid(format!(
@@ -348,7 +359,7 @@ pub fn detect(
             },
             from_flag(cmd)
         ))),
-        many if many.contains(&"json") && is_text(sample, complete) => Ok("json"),
+        many if many.contains(&"json") && text => Ok("json"),
         many => Err(Failure::usage(
             cmd,
             format!(

@@ -501,6 +501,32 @@ fn auto_detection() {
         "{}",
         out.text()
     );
+    // Broken JSON Lines, or any other text json does not read, is not
+    // taken for the msgpack integers its bytes also are: an error.
+    for (args, input) in [
+        (
+            &["validate", "--stream"][..],
+            &b"{\"id\":1}\n{\"id\":2,}\n"[..],
+        ),
+        (&["validate", "--stream"][..], &b"hello world\n"[..]),
+        (
+            &["transcode", "--stream", "--to", "json"][..],
+            &b"{\"id\":1}\n{\"id\":2,}\n"[..],
+        ),
+        (&["validate"][..], &b"a"[..]),
+    ] {
+        let out = codec(args, input);
+        assert_eq!(out.code, 1, "{args:?}: {}", out.stderr);
+        assert!(out.stdout.is_empty(), "{args:?}");
+        assert!(
+            out.stderr.contains("text but not valid json"),
+            "{}",
+            out.stderr
+        );
+    }
+    // Asked for, msgpack reads it.
+    let out = codec(&["validate", "--format", "msgpack"], b"a");
+    assert_eq!(out.code, 0, "{}", out.stderr);
     // One zero byte is 0 in several binary formats: ambiguous, a usage error naming them.
     let out = codec(&["validate"], &[0x00]);
     assert_eq!(out.code, 2, "{}", out.stderr);
