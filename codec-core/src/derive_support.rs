@@ -271,21 +271,31 @@ pub trait FlattenDecode<'de>: Sized {
 }
 
 /// The encoding half of a `#[codec(rest)]` map.
+///
+/// `omit` (the struct's `omitempty` or the `omit_empty` option) leaves out
+/// entries whose value is empty ([`Encode::is_empty_value`]), as ugorji
+/// leaves out a `MissingFielder`'s empty values under `omitempty`.
 pub trait RestEncode {
-    /// Number of entries.
-    fn rest_len(&self) -> usize;
-    /// Writes every entry; `index` counts map entries. A key that is also
+    /// Number of entries written.
+    fn rest_len(&self, omit: bool) -> usize;
+    /// Writes the entries; `index` counts map entries. A key that is also
     /// one of `known`, the struct's fixed keys, is a `DuplicateField` error
     /// ([`rest_key_taken`]): the entry would be written twice.
     fn rest_encode<W: Write, F: EncodeFormat>(
         &self,
         e: &mut Encoder<W, F>,
         index: &mut usize,
+        omit: bool,
         known: &FieldNames,
     ) -> Result<()>;
-    /// Pushes every key (for canonical order); a key among `known` is an
-    /// error, as in [`RestEncode::rest_encode`].
-    fn rest_names<'a>(&'a self, out: &mut Vec<&'a str>, known: &FieldNames) -> Result<()>;
+    /// Pushes the keys written (for canonical order); a key among `known`
+    /// is an error, as in [`RestEncode::rest_encode`].
+    fn rest_names<'a>(
+        &'a self,
+        out: &mut Vec<&'a str>,
+        omit: bool,
+        known: &FieldNames,
+    ) -> Result<()>;
     /// Writes the key and value of entry `name`; false if absent.
     fn rest_encode_entry<W: Write, F: EncodeFormat>(
         &self,
@@ -316,14 +326,31 @@ pub fn rest_key_taken(key: &str) -> Error {
     Error::new(ErrorKind::DuplicateField(Cow::Owned(key.to_owned())))
 }
 
+/// [`RestEncode::rest_len`]: `len` entries, less the empty ones with `omit`.
+fn rest_count<'a, V: Encode + 'a>(
+    values: impl Iterator<Item = &'a V>,
+    len: usize,
+    omit: bool,
+) -> usize {
+    if omit {
+        values.filter(|v| !v.is_empty_value()).count()
+    } else {
+        len
+    }
+}
+
 /// [`RestEncode::rest_encode`] of a map's entries, in the map's order.
 fn rest_write_all<'a, W: Write, F: EncodeFormat, V: Encode + 'a>(
     entries: impl IntoIterator<Item = (&'a String, &'a V)>,
     e: &mut Encoder<W, F>,
     index: &mut usize,
+    omit: bool,
     known: &FieldNames,
 ) -> Result<()> {
     for (k, v) in entries {
+        if omit && v.is_empty_value() {
+            continue;
+        }
         if known.contains(k) {
             return Err(rest_key_taken(k));
         }
@@ -335,12 +362,16 @@ fn rest_write_all<'a, W: Write, F: EncodeFormat, V: Encode + 'a>(
 }
 
 /// [`RestEncode::rest_names`] of a map's keys.
-fn rest_push_names<'a>(
-    keys: impl Iterator<Item = &'a String>,
+fn rest_push_names<'a, V: Encode + 'a>(
+    entries: impl IntoIterator<Item = (&'a String, &'a V)>,
     out: &mut Vec<&'a str>,
+    omit: bool,
     known: &FieldNames,
 ) -> Result<()> {
-    for k in keys {
+    for (k, v) in entries {
+        if omit && v.is_empty_value() {
+            continue;
+        }
         if known.contains(k) {
             return Err(rest_key_taken(k));
         }
@@ -362,19 +393,25 @@ fn rest_write<W: Write, F: EncodeFormat, V: Encode>(
 
 impl<V: Encode> RestEncode for BTreeMap<String, V> {
     #[inline]
-    fn rest_len(&self) -> usize {
-        self.len()
+    fn rest_len(&self, omit: bool) -> usize {
+        rest_count(self.values(), self.len(), omit)
     }
     fn rest_encode<W: Write, F: EncodeFormat>(
         &self,
         e: &mut Encoder<W, F>,
         index: &mut usize,
+        omit: bool,
         known: &FieldNames,
     ) -> Result<()> {
-        rest_write_all(self, e, index, known)
+        rest_write_all(self, e, index, omit, known)
     }
-    fn rest_names<'a>(&'a self, out: &mut Vec<&'a str>, known: &FieldNames) -> Result<()> {
-        rest_push_names(self.keys(), out, known)
+    fn rest_names<'a>(
+        &'a self,
+        out: &mut Vec<&'a str>,
+        omit: bool,
+        known: &FieldNames,
+    ) -> Result<()> {
+        rest_push_names(self, out, omit, known)
     }
     fn rest_encode_entry<W: Write, F: EncodeFormat>(
         &self,
@@ -390,20 +427,26 @@ impl<V: Encode> RestEncode for BTreeMap<String, V> {
 
 impl<V: Encode, S: BuildHasher> RestEncode for HashMap<String, V, S> {
     #[inline]
-    fn rest_len(&self) -> usize {
-        self.len()
+    fn rest_len(&self, omit: bool) -> usize {
+        rest_count(self.values(), self.len(), omit)
     }
     fn rest_encode<W: Write, F: EncodeFormat>(
         &self,
         e: &mut Encoder<W, F>,
         index: &mut usize,
+        omit: bool,
         known: &FieldNames,
     ) -> Result<()> {
         // Under `canonical` the derive sorts all names first and uses `rest_encode_entry`.
-        rest_write_all(self, e, index, known)
+        rest_write_all(self, e, index, omit, known)
     }
-    fn rest_names<'a>(&'a self, out: &mut Vec<&'a str>, known: &FieldNames) -> Result<()> {
-        rest_push_names(self.keys(), out, known)
+    fn rest_names<'a>(
+        &'a self,
+        out: &mut Vec<&'a str>,
+        omit: bool,
+        known: &FieldNames,
+    ) -> Result<()> {
+        rest_push_names(self, out, omit, known)
     }
     fn rest_encode_entry<W: Write, F: EncodeFormat>(
         &self,

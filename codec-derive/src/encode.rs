@@ -38,6 +38,16 @@ fn keep_cond(k: &Path, a: &Acc<'_>) -> Option<TokenStream> {
     })
 }
 
+/// Whether a `rest` map leaves out its empty values: under the struct's
+/// `omitempty` always, else with the `omit_empty` option (`__omit`).
+fn rest_omit(a: &Acc<'_>) -> TokenStream {
+    if a.f.omitempty {
+        quote!(true)
+    } else {
+        quote!(__omit)
+    }
+}
+
 fn key(st: &Struct, f: &Field) -> TokenStream {
     match (st.int_keys, f.key) {
         (true, Some(n)) => quote!(__e.encode_i64(#n)?;),
@@ -95,7 +105,8 @@ fn count_when(k: &Path, accs: &[Acc<'_>], omit: bool) -> TokenStream {
         if a.f.flatten {
             out.extend(quote!(__n += #k::derive_support::Flatten::flat_len(#acc, __omit);));
         } else if a.f.rest {
-            out.extend(quote!(__n += #k::derive_support::RestEncode::rest_len(#acc);));
+            let omit = rest_omit(a);
+            out.extend(quote!(__n += #k::derive_support::RestEncode::rest_len(#acc, #omit);));
         } else if !a.f.skip {
             match keep_cond(k, a) {
                 Some(c) if omit || a.f.omitempty => out.extend(quote!(if #c { __n += 1; })),
@@ -124,7 +135,10 @@ fn entries_decl(k: &Path, st: &Struct, accs: &[Acc<'_>]) -> TokenStream {
             );
         } else if a.f.rest {
             out.extend(
-                quote!(#k::derive_support::RestEncode::rest_encode(#acc, __e, &mut __i, __known)?;),
+                {
+                    let omit = rest_omit(a);
+                    quote!(#k::derive_support::RestEncode::rest_encode(#acc, __e, &mut __i, #omit, __known)?;)
+                },
             );
         } else if !a.f.skip {
             out.extend(entry(k, st, a));
@@ -143,7 +157,10 @@ fn names(k: &Path, accs: &[Acc<'_>], opts: &TokenStream, out: &TokenStream) -> T
                 quote!(#k::derive_support::Flatten::flat_names(#acc, #opts, #out, __known)?;),
             );
         } else if a.f.rest {
-            ts.extend(quote!(#k::derive_support::RestEncode::rest_names(#acc, #out, __known)?;));
+            let omit = rest_omit(a);
+            ts.extend(
+                quote!(#k::derive_support::RestEncode::rest_names(#acc, #out, #omit, __known)?;),
+            );
         } else if !a.f.skip {
             let name = &a.f.name;
             match keep_cond(k, a) {

@@ -80,7 +80,9 @@
 //!   explicit attribute should win over the type's fallback. ugorji leaves
 //!   Go zero values; Rust has no zero value for every type.
 //! - `rest` entries are written after (or, under `canonical`, sorted among)
-//!   the fields. A rest key equal to a key the struct writes for a field
+//!   the fields; under the struct's `omitempty` or the `omit_empty` option,
+//!   those whose value is empty are left out (as ugorji leaves out a
+//!   `MissingFielder`'s). A rest key equal to a key the struct writes for a field
 //!   (its own, a flattened struct's, or, for a `rest` map inside a
 //!   flattened struct, the outer struct's) is a `DuplicateField` error when
 //!   encoding: the decoder never puts known keys there, so the entry would

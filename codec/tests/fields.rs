@@ -236,6 +236,53 @@ fn prefer_float_and_signed_integer() {
     });
 }
 
+/// Under the struct's `omitempty` (or the `omit_empty` option) a `rest`
+/// map's empty values are left out too, as ugorji leaves out a
+/// `MissingFielder`'s empty values; in declaration and canonical order.
+#[test]
+fn omitempty_leaves_out_empty_rest_values() {
+    #[derive(Codec, Debug, PartialEq)]
+    #[codec(omitempty)]
+    struct OmitRest {
+        b: i32,
+        #[codec(rest)]
+        rest: BTreeMap<String, Value>,
+    }
+    let rest: BTreeMap<String, Value> = [
+        ("a".to_string(), Value::Nil),
+        ("c".to_string(), Value::Uint(0)),
+        ("d".to_string(), Value::Uint(1)),
+        ("e".to_string(), Value::from("")),
+    ]
+    .into();
+    let x = OmitRest {
+        b: 0,
+        rest: rest.clone(),
+    };
+    let json = codec::JsonHandle::default();
+    assert_eq!(to_vec(&x, &json).unwrap(), br#"{"d":1}"#);
+    // Keeper has a field `a`: its rest map holds `z` instead.
+    let mut rest = rest;
+    let nil = rest.remove("a").unwrap();
+    rest.insert("z".to_string(), nil);
+    let y = Keeper { a: 0, rest };
+    each_handle_with!(Options::default().omit_empty(true), h => {
+        let v: Value = from_slice(&to_vec(&y, &h).unwrap(), &h).unwrap();
+        assert_eq!(v.as_map().map(|m| m.len()), Some(1), "{}: {v:?}", h.name());
+        let v: Value = from_slice(&to_vec(&x, &h).unwrap(), &h).unwrap();
+        assert_eq!(v.as_map().map(|m| m.len()), Some(1), "{}: {v:?}", h.name());
+    });
+    each_handle_with!(Options::default().omit_empty(true).canonical(true), h => {
+        let v: Value = from_slice(&to_vec(&y, &h).unwrap(), &h).unwrap();
+        assert_eq!(v.as_map().map(|m| m.len()), Some(1), "{}: {v:?}", h.name());
+    });
+    // Without either, every entry is written.
+    each_handle!(h => {
+        let v: Value = from_slice(&to_vec(&y, &h).unwrap(), &h).unwrap();
+        assert_eq!(v.as_map().map(|m| m.len()), Some(5), "{}: {v:?}", h.name());
+    });
+}
+
 /// Go's zero time is empty: `omit_empty` leaves it out (as ugorji leaves
 /// out a zero `time.Time`), and it reads back as `Time::GO_ZERO`.
 #[test]
