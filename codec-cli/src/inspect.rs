@@ -338,11 +338,26 @@ impl Walker<'_> {
     }
 
     /// A scalar that ended at `end`; strings, bytes and extensions carry a
-    /// payload of `len` bytes after their header.
+    /// payload of `len` bytes after their header, when the input ends with
+    /// it (not a binc symbol reference, whose text is elsewhere, nor a cbor
+    /// string in chunks: their bytes are all header).
     fn scalar(&mut self, end: u64, mut it: Item, ty: &'static str, len: Option<u64>, v: Value) {
-        let total = end.saturating_sub(it.start);
+        let data: &[u8] = match &v {
+            Value::Str(s) => s.as_bytes(),
+            Value::Bytes(b) => b,
+            Value::Ext(_, b) => b,
+            _ => &[],
+        };
         let payload = len.unwrap_or(0);
-        it.header_end = if !self.text_format && len.is_some() && total >= payload {
+        let tail = usize::try_from(end).ok().and_then(|e| {
+            let from = e.checked_sub(data.len())?;
+            self.input.get(from..e)
+        });
+        it.header_end = if !self.text_format
+            && len.is_some()
+            && end.saturating_sub(it.start) >= payload
+            && tail == Some(data)
+        {
             end - payload
         } else {
             end

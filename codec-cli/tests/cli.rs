@@ -619,6 +619,28 @@ fn inspect_msgpack() {
     assert_eq!(items[7].get("value").and_then(Value::as_i64), Some(-5));
 }
 
+/// A binc symbol's definition shows its descriptor, id and length as the
+/// header; a reference (whose text is elsewhere) shows all its bytes.
+#[test]
+fn inspect_binc_symbols() {
+    // {"bb": 1, "a": {"bb": 2}} with "bb" as symbol 1.
+    let doc = [
+        0x76, 0xb4, 0x01, 0x02, b'b', b'b', 0x90, 0x45, b'a', 0x75, 0xb0, 0x01, 0x91,
+    ];
+    let out = codec(&["inspect", "--format", "binc", "--json"], &doc);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let items: Vec<Value> = decode_stream("json", &out.stdout).expect("JSON Lines");
+    let at = |off: u64| {
+        items
+            .iter()
+            .find(|i| i.get("offset").and_then(Value::as_u64) == Some(off))
+            .unwrap_or_else(|| panic!("no item at {off}: {items:?}"))
+    };
+    assert_eq!(at(1).get("header").and_then(Value::as_str), Some("b40102"));
+    assert_eq!(at(10).get("header").and_then(Value::as_str), Some("b001"));
+    assert_eq!(at(10).get("value").and_then(Value::as_str), Some("bb"));
+}
+
 #[test]
 fn inspect_cbor_indefinite_and_errors() {
     // [_ 1, [2]] then a truncated item.
