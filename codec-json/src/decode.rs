@@ -491,6 +491,18 @@ struct Checked {
     cut_at: u64,
 }
 
+/// A map key that is the string `"null"`, which is how a nil key is
+/// written: read as nil (consumed, true), else left alone (false).
+#[cold]
+#[inline(never)]
+fn quoted_null<'de, R: Read<'de>>(r: &mut R) -> Result<bool> {
+    if r.peek_bytes(6)? == b"\"null\"" {
+        r.consume(6);
+        return Ok(true);
+    }
+    Ok(false)
+}
+
 /// Checks the text `scratch` holds past `checked` for UTF-8 after a part
 /// of a string read from one buffer (`used` bytes, just consumed), before
 /// the buffer is refilled. `closed`: the part ended at a `\`, a control
@@ -1515,6 +1527,7 @@ impl DecodeFormat for JsonDecoder {
                 expect_literal(r, b"null")?;
                 Ok(true)
             }
+            Some(b'"') if self.in_key => quoted_null(r),
             _ => Ok(false),
         }
     }

@@ -79,8 +79,9 @@
 //!   (ugorji writes a bytes extension the same way); a CBOR tag writes
 //!   nothing and its item follows alone (ugorji v1.2.14's `RawExt` behaviour);
 //!   CBOR `undefined` is `null`. Reading an extension from JSON is an error.
-//! - A nil map key (e.g. `Option` keys) is written as the string `"null"`;
-//!   a NaN or infinite float key, or an array or map key, is an error.
+//! - A nil map key (e.g. `Option` keys) is written as the string `"null"`,
+//!   which reads back as nil into a target that takes nil (`None`); a NaN
+//!   or infinite float key, or an array or map key, is an error.
 //!
 //! ## Input
 //!
