@@ -678,7 +678,10 @@ impl DecodeFormat for MsgpackDecoder {
 
     /// The timestamp extension, or a raw str/bin item of 4, 8 or 12 bytes;
     /// nil is Go's zero time, which ugorji writes as nil.
+    /// A wrong extension type or length, or a bad payload, is an error at
+    /// the item's first byte.
     fn read_time<'de, R: Read<'de>>(&mut self, r: &mut R, scratch: &mut Vec<u8>) -> Result<Time> {
+        let at = r.offset();
         let b = r.read_u8()?;
         if b == NIL {
             return Ok(Time::GO_ZERO);
@@ -690,7 +693,8 @@ impl DecodeFormat for MsgpackDecoder {
                 return Err(Error::syntax(format!(
                     "expected the timestamp extension (-1), found extension type {}",
                     ty as i8
-                )));
+                ))
+                .at(at));
             }
             len
         } else {
@@ -699,10 +703,11 @@ impl DecodeFormat for MsgpackDecoder {
         if !matches!(len, 4 | 8 | 12) {
             return Err(Error::syntax(format!(
                 "msgpack timestamp must have 4, 8 or 12 bytes, not {len}"
-            )));
+            ))
+            .at(at));
         }
         let data = r.read_slice(len, scratch)?;
-        parse_timestamp(&data)
+        parse_timestamp(&data).map_err(|e| e.at(at))
     }
 
     /// An extension's type as its wire byte (see
@@ -975,6 +980,12 @@ mod tests {
         assert_eq!(codec_core::to_vec(&Time::GO_ZERO, &h).unwrap(), d("c0"));
         for bad in ["a35a4af6", "d6015a4af6a5", "d7ffffffffff00000000", "01"] {
             assert!(from_slice::<Time, _>(&d(bad), &h).is_err(), "{bad}");
+        }
+        // At the item's first byte: a wrong type, length or payload.
+        for bad in ["c703ff000000", "d6015a4af6a5", "d7ffffffffff00000000"] {
+            let input = [&[0x92, 0x01][..], &d(bad)].concat();
+            let err = from_slice::<(u8, Time), _>(&input, &h).unwrap_err();
+            assert_eq!(err.offset(), Some(2), "{bad}: {err}");
         }
         assert!(from_slice::<(), _>(&d("c1"), &h).is_err());
     }
