@@ -386,6 +386,11 @@ impl EncodeFormat for BincEncoder {
     fn side(&self) -> Self {
         BincEncoder::new(self.as_symbols)
     }
+
+    /// Not with symbols: a side encoder's symbol ids are its own.
+    fn reuse_side_keys(&self) -> bool {
+        !self.as_symbols
+    }
 }
 
 /// The one-byte special for a float that has one: ±0, NaN, ±Inf. A

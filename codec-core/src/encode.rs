@@ -143,7 +143,7 @@ impl<W: Write, F: EncodeFormat> Encoder<W, F> {
     /// The driver's per-stream state (binc symbols, JSON separators) starts
     /// afresh, as for a new encoder.
     pub fn reset(&mut self, w: W) -> W {
-        self.f = self.f.side();
+        self.f = self.f.fresh();
         std::mem::replace(&mut self.w, w)
     }
 
@@ -446,16 +446,54 @@ impl<W: Write, F: EncodeFormat> Encoder<W, F> {
         I: IntoIterator<Item = (&'a K, &'a V)>,
     {
         if self.f.sort_keys_by_encoding() && len > 1 {
-            let mut entries: Vec<(&K, &V)> = iter.into_iter().collect();
-            self.sort_by_encoding(&mut entries)?;
-            return self.write_map_entries(len, entries);
+            let entries: Vec<(&K, &V)> = iter.into_iter().collect();
+            return self.write_keys_sorted_by_encoding(len, entries);
         }
         if self.opts.canonical && !sorted && len > 1 {
             let mut entries: Vec<(&K, &V)> = iter.into_iter().collect();
-            self.sort_canonical(&mut entries)?;
+            if entries
+                .iter()
+                .any(|(k, _)| matches!(k.canonical_key(), CanonicalKey::Encoded))
+            {
+                // Keys without a natural order sort by their encoded bytes.
+                return self.write_keys_sorted_by_encoding(len, entries);
+            }
+            sort_natural(&mut entries);
             return self.write_map_entries(len, entries);
         }
         self.write_map_entries(len, iter)
+    }
+
+    /// Writes a map whose entries sort by the bytes of their encoded keys:
+    /// each key is encoded once on the side ([`EncodeFormat::side_key`]),
+    /// and those bytes are written when the format allows
+    /// ([`EncodeFormat::reuse_side_keys`]), else the key is encoded again.
+    fn write_keys_sorted_by_encoding<K, V>(
+        &mut self,
+        len: usize,
+        entries: Vec<(&K, &V)>,
+    ) -> Result<()>
+    where
+        K: Encode + ?Sized,
+        V: Encode + ?Sized,
+    {
+        let mut keyed: Vec<(Vec<u8>, usize)> = Vec::with_capacity(entries.len());
+        for (i, (k, _)) in entries.iter().enumerate() {
+            keyed.push((self.encode_key_on_side(*k)?, i));
+        }
+        keyed.sort();
+        if !self.f.reuse_side_keys() {
+            return self.write_map_entries(len, keyed.iter().map(|&(_, i)| entries[i]));
+        }
+        self.map_start(len)?;
+        for (n, (key, i)) in keyed.iter().enumerate() {
+            let (_, v) = entries[*i];
+            self.map_key(n)?;
+            self.f.write_raw(&mut self.w, key)?;
+            self.map_value()?;
+            v.encode(self)?;
+        }
+        self.map_end(len)
     }
 
     /// Writes an array of the `len` items of a set, sorted when `canonical` is on
@@ -506,11 +544,7 @@ impl<W: Write, F: EncodeFormat> Encoder<W, F> {
             .iter()
             .all(|(k, _)| !matches!(k.canonical_key(), CanonicalKey::Encoded));
         if natural {
-            entries.sort_by(|a, b| {
-                a.0.canonical_key()
-                    .compare(&b.0.canonical_key())
-                    .unwrap_or(Ordering::Equal)
-            });
+            sort_natural(entries);
             return Ok(());
         }
         // Keys without a natural order sort by their encoded bytes.
@@ -538,4 +572,22 @@ impl<W: Write, F: EncodeFormat> Encoder<W, F> {
         v.encode(&mut side)?;
         Ok(side.w)
     }
+
+    /// Encodes the map key `k` as [`Encoder::encode_on_side`] does, with the
+    /// side driver standing where a key goes ([`EncodeFormat::side_key`]).
+    fn encode_key_on_side<T: Encode + ?Sized>(&self, k: &T) -> Result<Vec<u8>> {
+        let mut side = Encoder::new(Vec::new(), self.f.side_key(), self.opts.clone());
+        k.encode(&mut side)?;
+        Ok(side.w)
+    }
+}
+
+/// Sorts entries whose keys all have a natural canonical order
+/// ([`Encode::canonical_key`]).
+fn sort_natural<K: Encode + ?Sized, V: ?Sized>(entries: &mut [(&K, &V)]) {
+    entries.sort_by(|a, b| {
+        a.0.canonical_key()
+            .compare(&b.0.canonical_key())
+            .unwrap_or(Ordering::Equal)
+    });
 }

@@ -408,6 +408,33 @@ pub trait EncodeFormat: Sized {
     /// encode map keys on the side for canonical ordering.
     fn side(&self) -> Self;
 
+    /// A fresh driver, as [`EncodeFormat::side`], standing where a map key
+    /// goes: a key sorted by its encoded bytes is encoded with it (JSON
+    /// quotes a number there, as it writes it in a key). Defaults to `side`.
+    #[inline]
+    fn side_key(&self) -> Self {
+        self.side()
+    }
+
+    /// Whether a key encoded with [`EncodeFormat::side_key`] may be written
+    /// with [`EncodeFormat::write_raw`] in place of being encoded again, as
+    /// ugorji writes its side-encoded keys. Encoding each key once keeps
+    /// canonical order linear: encoded twice, a key that is a map of maps
+    /// cost twice its inner keys at every level (2^depth). False where a
+    /// key's bytes depend on the stream (binc symbols) or on where it is
+    /// written (JSON keys, which are scalars there). Defaults to true.
+    #[inline]
+    fn reuse_side_keys(&self) -> bool {
+        true
+    }
+
+    /// A fresh driver for [`Encoder::reset`](crate::Encoder::reset): no
+    /// per-stream state, every setting kept. Defaults to `side`.
+    #[inline]
+    fn fresh(&self) -> Self {
+        self.side()
+    }
+
     /// True when map entries (and set items) must always be sorted by the
     /// bytes of their encoded keys, whatever the `canonical` option says and
     /// whatever order the key type has (CBOR's RFC 8949 core deterministic

@@ -62,6 +62,12 @@ pub struct JsonEncoder {
     level: u32,
     /// `write_map_key` was called and the key is not written yet.
     key: bool,
+    /// `map_key_as_string`: keys sort (canonical) by their text in key
+    /// position, quoted; else by their text as values, as ugorji's do.
+    key_as_string: bool,
+    /// A side encoder of a map key being sorted: a container there is the
+    /// error it is in key position (and is not sorted itself).
+    sorting: bool,
 }
 
 impl JsonEncoder {
@@ -79,6 +85,8 @@ impl JsonEncoder {
             },
             level: 0,
             key: false,
+            key_as_string: h.map_key_as_string,
+            sorting: false,
         }
     }
 
@@ -975,7 +983,7 @@ impl EncodeFormat for JsonEncoder {
 
     #[inline]
     fn write_array_start<W: Write>(&mut self, w: &mut W, _len: usize) -> Result<()> {
-        if self.key {
+        if self.key || (self.sorting && self.level == 0) {
             return Err(Self::bad_key("an array"));
         }
         self.level += 1;
@@ -1006,7 +1014,7 @@ impl EncodeFormat for JsonEncoder {
 
     #[inline]
     fn write_map_start<W: Write>(&mut self, w: &mut W, _len: usize) -> Result<()> {
-        if self.key {
+        if self.key || (self.sorting && self.level == 0) {
             return Err(Self::bad_key("a map"));
         }
         self.level += 1;
@@ -1086,6 +1094,34 @@ impl EncodeFormat for JsonEncoder {
     fn side(&self) -> Self {
         JsonEncoder {
             trailer: 0,
+            level: 0,
+            key: false,
+            sorting: false,
+            ..self.clone()
+        }
+    }
+
+    /// Keys sort by their text as values (`"a"` before `-3` before `10`),
+    /// as ugorji sorts them; with `map_key_as_string` by their text in key
+    /// position (`"1"` before `"a"`), as ugorji quotes them there. A
+    /// container key fails on the side, as it would in place.
+    fn side_key(&self) -> Self {
+        JsonEncoder {
+            key: self.key_as_string,
+            sorting: true,
+            ..self.side()
+        }
+    }
+
+    /// Keys are scalars, cheap to encode again, and written with the
+    /// separators and indentation of where they stand.
+    fn reuse_side_keys(&self) -> bool {
+        false
+    }
+
+    /// Keeps `term_whitespace` / `trailing_newline` across `Encoder::reset`.
+    fn fresh(&self) -> Self {
+        JsonEncoder {
             level: 0,
             key: false,
             ..self.clone()

@@ -194,10 +194,12 @@ pub struct JsonHandle {
     /// Leave `<`, `>` and `&` unescaped. ugorji's `HTMLCharsAsIs`.
     pub html_chars_as_is: bool,
     /// ugorji's `MapKeyAsString`. Non-string map keys are always written as
-    /// strings here (unquoted keys are not JSON), so this option changes no
-    /// byte; as with ugorji under it, map keys read into
-    /// [`Value`](codec_core::Value) stay strings. Kept so that handles
-    /// configured from ugorji options carry it.
+    /// strings here (unquoted keys are not JSON); what this option changes
+    /// is the canonical order of keys of mixed kinds, which sort as ugorji
+    /// writes them: by their text as values without it (`"a"` before `-3`
+    /// before `10`), quoted with it (`"1"` before `"a"`). As with ugorji
+    /// under it, map keys read into [`Value`](codec_core::Value) stay
+    /// strings.
     pub map_key_as_string: bool,
     /// Into [`Value`](codec_core::Value), map keys whose quoted text is a JSON
     /// number or `true`/`false` become numbers or bools (ugorji converts

@@ -218,3 +218,123 @@ fn canonical_time_and_u128_keys_sort_by_value() {
         br#"{"5":2,"10":1,"340282366920938463463374607431768211455":0}"#
     );
 }
+
+thread_local! {
+    static NODE_ENCODES: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// A map whose keys are maps: no natural order, so canonical output sorts
+/// them by their encoded bytes. Counts its encodings.
+struct Node(Vec<(Node, u8)>);
+
+impl codec::Encode for Node {
+    fn encode<W: codec::Write, F: codec::EncodeFormat>(
+        &self,
+        e: &mut codec::Encoder<W, F>,
+    ) -> codec::Result<()> {
+        NODE_ENCODES.with(|c| c.set(c.get() + 1));
+        e.encode_map_iter(self.0.len(), self.0.iter().map(|(k, v)| (k, v)), false)
+    }
+}
+
+/// `{ {…}: 0, {}: 1 }` nested `depth` times: 2 * depth + 1 nodes.
+fn chain(depth: u32) -> Node {
+    let mut n = Node(Vec::new());
+    for _ in 0..depth {
+        n = Node(vec![(n, 0), (Node(Vec::new()), 1)]);
+    }
+    n
+}
+
+/// Each key is encoded once, on the side, and its bytes written (as ugorji
+/// does): encoding it again cost twice its inner keys at every level, 2^depth
+/// for a map of maps (a 105-byte input decoded into `Value` took 12 s to
+/// re-encode canonically, each level deeper twice that).
+#[test]
+fn canonical_keys_are_encoded_once() {
+    let count = |f: &mut dyn FnMut() -> Vec<u8>| {
+        NODE_ENCODES.with(|c| c.set(0));
+        let bytes = f();
+        (bytes, NODE_ENCODES.with(|c| c.get()))
+    };
+    // 16 deep: encoded twice per level, that was some 2^17 encodings.
+    let node = chain(16);
+    let canonical = Options::default().canonical(true);
+    let msgpack = codec::MsgpackHandle {
+        options: canonical.clone(),
+        ..Default::default()
+    };
+    let cbor = codec::CborHandle {
+        options: canonical.clone(),
+        ..Default::default()
+    };
+    let binc = codec::BincHandle {
+        options: canonical.clone(),
+        ..Default::default()
+    };
+    let simple = codec::SimpleHandle {
+        options: canonical.clone(),
+        ..Default::default()
+    };
+    let deterministic = codec::CborHandle::default().deterministic(true);
+    let runs: [(&str, &mut dyn FnMut() -> Vec<u8>); 5] = [
+        ("msgpack", &mut || to_vec(&node, &msgpack).unwrap()),
+        ("cbor", &mut || to_vec(&node, &cbor).unwrap()),
+        ("binc", &mut || to_vec(&node, &binc).unwrap()),
+        ("simple", &mut || to_vec(&node, &simple).unwrap()),
+        ("cbor deterministic", &mut || {
+            to_vec(&node, &deterministic).unwrap()
+        }),
+    ];
+    for (name, run) in runs {
+        let (bytes, n) = count(run);
+        assert_eq!(n, 33, "{name}: every node encoded once");
+        // The empty map key (smaller) comes first at every level.
+        let v: Value = match name {
+            "msgpack" => codec::from_slice(&bytes, &msgpack).unwrap(),
+            "binc" => codec::from_slice(&bytes, &binc).unwrap(),
+            "simple" => codec::from_slice(&bytes, &simple).unwrap(),
+            _ => codec::from_slice(&bytes, &cbor).unwrap(),
+        };
+        let Value::Map(m) = v else { panic!("{name}") };
+        assert_eq!(m[0].1.as_u64(), Some(1), "{name}");
+        assert_eq!(m[1].1.as_u64(), Some(0), "{name}");
+    }
+    // Binc with symbols encodes keys again (a side encoder's symbol ids are
+    // its own), still sorting by the side bytes.
+    let symbols = binc.clone().as_symbols(true);
+    let small = chain(3);
+    let bytes = to_vec(&small, &symbols).unwrap();
+    let v: Value = codec::from_slice(&bytes, &symbols).unwrap();
+    let Value::Map(m) = v else { panic!() };
+    assert_eq!(m[0].1.as_u64(), Some(1));
+}
+
+/// JSON keys of mixed kinds sort as ugorji writes them: by their text as
+/// values (`"a"` before `1`; the vectors' `map/intf-mixed-keys`), or with
+/// `map_key_as_string` as quoted keys (`"1"` before `"a"`). A container key
+/// is an error, found while sorting.
+#[test]
+fn json_canonical_keys_sort_as_ugorji_writes_them() {
+    let plain = codec::JsonHandle {
+        options: Options::default().canonical(true),
+        ..Default::default()
+    };
+    let quoted = plain.clone().map_key_as_string(true);
+    let m = Value::Map(vec![
+        (Value::Uint(1), Value::Nil),
+        (Value::from("a"), Value::Nil),
+    ]);
+    assert_eq!(to_vec(&m, &plain).unwrap(), br#"{"a":null,"1":null}"#);
+    assert_eq!(to_vec(&m, &quoted).unwrap(), br#"{"1":null,"a":null}"#);
+    // A map of maps as keys, 30 deep: refused at once, not sorted level
+    // by level.
+    let mut deep = Value::Nil;
+    for _ in 0..30 {
+        deep = Value::Map(vec![(deep, Value::Nil), (Value::from("a"), Value::Nil)]);
+    }
+    for h in [&plain, &quoted] {
+        let err = to_vec(&deep, h).unwrap_err();
+        assert!(err.to_string().contains("map"), "{err}");
+    }
+}

@@ -151,6 +151,28 @@ fn encoder_reset_onto_a_new_writer() {
     });
 }
 
+/// A reset keeps the handle's settings: JSON's trailing newline or space
+/// after each value is written after the reset too.
+#[test]
+fn encoder_reset_keeps_json_terminators() {
+    for h in [
+        codec::JsonHandle::default().trailing_newline(true),
+        codec::JsonHandle::default().term_whitespace(true),
+        codec::JsonHandle::default()
+            .trailing_newline(true)
+            .indent(1),
+    ] {
+        let mut enc = h.encoder(Vec::new());
+        reading(1).encode(&mut enc).unwrap();
+        let first = enc.reset(Vec::new());
+        reading(1).encode(&mut enc).unwrap();
+        let second = enc.reset(Vec::new());
+        assert_eq!(first, to_vec(&reading(1), &h).unwrap());
+        assert_eq!(second, first);
+        assert!(matches!(first.last(), Some(b'\n' | b' ')));
+    }
+}
+
 #[test]
 fn decoder_reset_onto_a_new_reader_keeps_scratch() {
     each_handle!(h => {
