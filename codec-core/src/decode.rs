@@ -203,6 +203,9 @@ pub struct Decoder<'de, R: Read<'de>, F: DecodeFormat> {
     depth: u32,
     /// In [`Decoder::decode_exact`]: an item at depth 0 is the whole input.
     sole: bool,
+    /// Bytes reserved up front ([`Decoder::prealloc`]) by collections still
+    /// being filled: together they stay within `max_prealloc`.
+    reserved: usize,
     _de: PhantomData<&'de [u8]>,
 }
 
@@ -218,6 +221,7 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
             opts,
             depth: 0,
             sole: false,
+            reserved: 0,
             _de: PhantomData,
         }
     }
@@ -225,6 +229,7 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
     /// Points the decoder at a new reader, keeping its driver's settings and
     /// its scratch buffer (ugorji's `Reset` / `ResetBytes`); returns the old reader.
     pub fn reset(&mut self, r: R) -> R {
+        self.reserved = 0;
         match self.f.side() {
             Some(fresh) => self.f = fresh,
             None => self.f.reset(),
@@ -269,6 +274,8 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
     #[inline]
     pub fn decode<T: Decode<'de>>(&mut self) -> Result<T> {
         T::decode(self).map_err(|e| {
+            // Collections left unfinished release nothing: start afresh.
+            self.reserved = 0;
             let e = self.at(e);
             self.quote(e)
         })
@@ -1145,13 +1152,29 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
 
     /// How many elements of `size` bytes to reserve for a declared length:
     /// no more than the input could hold (each item takes at least one byte)
-    /// nor than `max_prealloc` bytes.
+    /// nor than what is left of `max_prealloc` bytes, which all the
+    /// collections being filled share (nested declared lengths cannot each
+    /// reserve the whole budget). Give the reservation back with
+    /// [`Decoder::release`] once the collection is filled.
     #[inline]
-    pub fn prealloc(&self, declared: Option<usize>, size: usize) -> usize {
+    pub fn prealloc(&mut self, declared: Option<usize>, size: usize) -> usize {
         let n = declared.unwrap_or(0);
+        if n == 0 {
+            return 0;
+        }
+        let size = size.max(1);
         let by_input = self.r.remaining_hint().unwrap_or(usize::MAX);
-        let by_budget = self.opts.max_prealloc / size.max(1);
-        n.min(by_input).min(by_budget)
+        let by_budget = self.opts.max_prealloc.saturating_sub(self.reserved) / size;
+        let n = n.min(by_input).min(by_budget);
+        self.reserved += n * size;
+        n
+    }
+
+    /// Gives back a reservation of `n` elements of `size` bytes that
+    /// [`Decoder::prealloc`] granted, the collection being filled.
+    #[inline]
+    pub fn release(&mut self, n: usize, size: usize) {
+        self.reserved = self.reserved.saturating_sub(n * size.max(1));
     }
 
     /// Takes an empty array where the format sees one at a glance
@@ -1173,11 +1196,14 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
             return Ok(Vec::new());
         }
         let mut seq = self.array_begin()?;
-        let mut out = Vec::with_capacity(self.prealloc(seq.len, std::mem::size_of::<T>()));
+        let size = std::mem::size_of::<T>();
+        let reserved = self.prealloc(seq.len, size);
+        let mut out = Vec::with_capacity(reserved);
         while self.array_next(&mut seq)? {
             let i = seq.index - 1;
             out.push(T::decode(self).map_err(|e| e.in_index(i))?);
         }
+        self.release(reserved, size);
         self.array_end(seq)?;
         Ok(out)
     }
@@ -1190,22 +1216,22 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
             return Ok(());
         }
         let mut seq = self.array_begin()?;
-        let mut n = 0;
+        let (mut n, mut reserved, size) = (0, 0, std::mem::size_of::<T>());
         while self.array_next(&mut seq)? {
             let i = seq.index - 1;
             match out.get_mut(n) {
                 Some(slot) => slot.decode_into(self).map_err(|e| e.in_index(i))?,
                 None => {
-                    if n == out.len() && out.capacity() == out.len() {
-                        out.reserve(
-                            self.prealloc(seq.len.map(|l| l - n), std::mem::size_of::<T>()),
-                        );
+                    if n == out.len() && out.capacity() == out.len() && reserved == 0 {
+                        reserved = self.prealloc(seq.len.map(|l| l - n), size);
+                        out.reserve(reserved);
                     }
                     out.push(T::decode(self).map_err(|e| e.in_index(i))?);
                 }
             }
             n += 1;
         }
+        self.release(reserved, size);
         out.truncate(n);
         self.array_end(seq)
     }
@@ -1214,11 +1240,14 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
     /// tuples). Extra items are skipped unless `error_on_array_overflow`.
     pub fn decode_fixed_array<T: Decode<'de>>(&mut self, n: usize) -> Result<Vec<T>> {
         let mut seq = self.array_begin()?;
-        let mut out = Vec::with_capacity(n.min(self.prealloc(Some(n), std::mem::size_of::<T>())));
+        let size = std::mem::size_of::<T>();
+        let reserved = self.prealloc(Some(n), size);
+        let mut out = Vec::with_capacity(reserved);
         while out.len() < n && self.array_next(&mut seq)? {
             let i = seq.index - 1;
             out.push(T::decode(self).map_err(|e| e.in_index(i))?);
         }
+        self.release(reserved, size);
         if out.len() < n {
             return Err(self.at(Error::new(ErrorKind::InvalidLength {
                 expected: n,

@@ -27,8 +27,10 @@ pub struct DecodeOptions {
     /// Maximum nesting of arrays, maps, tags and extensions. Deeper input is
     /// an error, never a stack overflow. Default 256.
     pub max_depth: u32,
-    /// Most bytes reserved up front for a collection from a declared length;
-    /// past it, collections grow as elements actually arrive. Default 64 KiB.
+    /// Most bytes reserved up front from declared lengths by the collections
+    /// being filled at one time (a collection and those nested in it share
+    /// it); past it, collections grow as elements actually arrive. Default
+    /// 64 KiB.
     pub max_prealloc: usize,
     /// Largest number of elements or entries one collection may have.
     /// Default `usize::MAX` (bounded in practice by the input size).

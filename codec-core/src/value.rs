@@ -651,7 +651,8 @@ fn decode_counted_items<'de, R: Read<'de>, F: DecodeFormat>(
     d: &mut Decoder<'de, R, F>,
     mut seq: crate::Seq,
 ) -> Result<Vec<Value>> {
-    let mut out = Vec::with_capacity(d.prealloc(seq.len, std::mem::size_of::<Value>()));
+    let reserved = d.prealloc(seq.len, std::mem::size_of::<Value>());
+    let mut out = Vec::with_capacity(reserved);
     while d.array_next(&mut seq)? {
         let i = seq.index - 1;
         // Built in its slot, as on the stack below.
@@ -669,6 +670,7 @@ fn decode_counted_items<'de, R: Read<'de>, F: DecodeFormat>(
             .map_err(|e| e.in_index(i))?;
         }
     }
+    d.release(reserved, std::mem::size_of::<Value>());
     d.array_end(seq)?;
     Ok(out)
 }
@@ -697,10 +699,12 @@ fn decode_entries<'de, R: Read<'de>, F: DecodeFormat>(
     let mut seq = d.map_begin()?;
     if seq.len.is_some() {
         let size = std::mem::size_of::<(Value, Value)>();
-        let mut out = Vec::with_capacity(d.prealloc(seq.len, size));
+        let reserved = d.prealloc(seq.len, size);
+        let mut out = Vec::with_capacity(reserved);
         while d.map_next(&mut seq)? {
             decode_entry(d, &mut seq, &mut out)?;
         }
+        d.release(reserved, size);
         d.map_end(seq)?;
         return Ok(out);
     }

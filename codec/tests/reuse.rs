@@ -401,3 +401,37 @@ fn encode_into_keeps_the_callers_bytes_through_errors_and_panics() {
         assert_eq!(out, [&b"earlier output"[..], &partial].concat(), "{}: panic", h.name());
     });
 }
+
+/// Declared lengths reserve room up front within `max_prealloc` (64 KiB)
+/// for all the collections being filled together, not for each: 250 nested
+/// arrays each declaring 2^32 - 1 items (1,251 bytes) reserved 64 KiB at
+/// every level from a reader, 16 MB.
+#[test]
+fn nested_declared_lengths_share_the_prealloc_budget() {
+    let mut input = Vec::new();
+    for _ in 0..250 {
+        input.extend_from_slice(&[0xdd, 0xff, 0xff, 0xff, 0xff]);
+    }
+    input.push(0xc0);
+    let h = codec::MsgpackHandle::default();
+    let (_, from_reader) = count_alloc_bytes(|| {
+        assert!(codec::from_reader::<codec::Value, _, _>(&input[..], &h).is_err());
+    });
+    let (_, from_slice_bytes) = count_alloc_bytes(|| {
+        assert!(from_slice::<codec::Value, _>(&input, &h).is_err());
+    });
+    let (_, typed) = count_alloc_bytes(|| {
+        assert!(codec::from_reader::<Vec<Vec<Vec<u64>>>, _, _>(&input[..], &h).is_err());
+    });
+    for (name, bytes) in [
+        ("reader", from_reader),
+        ("slice", from_slice_bytes),
+        ("typed", typed),
+    ] {
+        assert!(bytes < 256 * 1024, "{name}: {bytes} bytes asked for");
+    }
+    // Siblings each get the budget again once the one before is filled.
+    let doc = to_vec(&vec![vec![1u32; 100]; 3], &h).unwrap();
+    let back: Vec<Vec<u32>> = codec::from_reader(&doc[..], &h).unwrap();
+    assert_eq!(back, vec![vec![1u32; 100]; 3]);
+}
