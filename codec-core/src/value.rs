@@ -946,26 +946,38 @@ fn decode_entry<'de, R: Read<'de>, F: DecodeFormat>(
 
 /// Keeps the first position of each key with the last value given for it.
 fn dedup_last_wins(m: &mut Vec<(Value, Value)>) {
+    use std::collections::hash_map::{Entry, HashMap};
     if m.len() < 2 {
         return;
     }
-    let mut index: std::collections::HashMap<Value, usize> =
-        std::collections::HashMap::with_capacity(m.len());
-    let mut out: Vec<(Value, Value)> = Vec::with_capacity(m.len());
-    for (k, v) in m.drain(..) {
-        match index.get(&k) {
-            Some(&i) => {
-                if let Some(slot) = out.get_mut(i) {
-                    slot.1 = v;
+    // (later entry, first entry of its key), found without cloning a key:
+    // a key that is itself a large map is hashed, not copied, at each level.
+    let dups: Vec<(usize, usize)> = {
+        let mut first: HashMap<&Value, usize> = HashMap::with_capacity(m.len());
+        m.iter()
+            .enumerate()
+            .filter_map(|(j, (k, _))| match first.entry(k) {
+                Entry::Occupied(e) => Some((j, *e.get())),
+                Entry::Vacant(e) => {
+                    e.insert(j);
+                    None
                 }
-            }
-            None => {
-                index.insert(k.clone(), out.len());
-                out.push((k, v));
-            }
-        }
+            })
+            .collect()
+    };
+    if dups.is_empty() {
+        return;
     }
-    *m = out;
+    let mut dropped = vec![false; m.len()];
+    for (j, i) in dups {
+        m[i].1 = std::mem::replace(&mut m[j].1, Value::Nil);
+        dropped[j] = true;
+    }
+    let mut j = 0;
+    m.retain(|_| {
+        j += 1;
+        !dropped[j - 1]
+    });
 }
 
 macro_rules! from_int {

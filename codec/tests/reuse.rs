@@ -435,3 +435,36 @@ fn nested_declared_lengths_share_the_prealloc_budget() {
     let back: Vec<Vec<u32>> = codec::from_reader(&doc[..], &h).unwrap();
     assert_eq!(back, vec![vec![1u32; 100]; 3]);
 }
+
+/// `ValueMaps::LastWins` (and `Sorted`) find repeated keys without copying
+/// them: a map whose key is a large map, nested 100 deep, copied that key at
+/// every level (7,691 times the input's bytes allocated, 250 deep).
+#[test]
+fn last_wins_maps_do_not_copy_their_keys() {
+    use codec::{Options, Value, ValueMaps};
+    let mut v = Value::Array(vec![Value::Nil; 2000]);
+    for _ in 0..100 {
+        v = Value::Map(vec![(v, Value::Nil), (Value::Nil, Value::Nil)]);
+    }
+    let bytes = to_vec(&v, &codec::MsgpackHandle::default()).unwrap();
+    let decode = |maps: ValueMaps| {
+        let h = codec::MsgpackHandle {
+            options: Options::default().value_maps(maps),
+            ..Default::default()
+        };
+        count_alloc_bytes(|| {
+            let back: Value = from_slice(&bytes, &h).unwrap();
+            // (Sorted puts the nil key first.)
+            assert!(maps == ValueMaps::Sorted || back == v, "{maps:?}");
+        })
+        .1
+    };
+    let ordered = decode(ValueMaps::Ordered);
+    for maps in [ValueMaps::LastWins, ValueMaps::Sorted] {
+        let other = decode(maps);
+        assert!(
+            other < 2 * ordered,
+            "{maps:?}: {other} bytes, ordered {ordered}"
+        );
+    }
+}
