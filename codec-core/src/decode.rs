@@ -206,6 +206,9 @@ pub struct Decoder<'de, R: Read<'de>, F: DecodeFormat> {
     /// Bytes reserved up front ([`Decoder::prealloc`]) by collections still
     /// being filled: together they stay within `max_prealloc`.
     reserved: usize,
+    /// A value failed part way: the reader stands inside it, so no more
+    /// values until [`Decoder::reset`] (ugorji's errors are sticky too).
+    failed: bool,
     _de: PhantomData<&'de [u8]>,
 }
 
@@ -222,6 +225,7 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
             depth: 0,
             sole: false,
             reserved: 0,
+            failed: false,
             _de: PhantomData,
         }
     }
@@ -230,6 +234,7 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
     /// its scratch buffer (ugorji's `Reset` / `ResetBytes`); returns the old reader.
     pub fn reset(&mut self, r: R) -> R {
         self.reserved = 0;
+        self.failed = false;
         match self.f.side() {
             Some(fresh) => self.f = fresh,
             None => self.f.reset(),
@@ -252,17 +257,27 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
     /// type can ([`Decode::decode_into`]).
     #[inline]
     pub fn decode_into<T: Decode<'de>>(&mut self, target: &mut T) -> Result<()> {
-        target.decode_into(self).map_err(|e| self.quote(e))
+        if self.failed {
+            return Err(crate::encode::stopped("decoder"));
+        }
+        target.decode_into(self).map_err(|e| {
+            self.failed = true;
+            self.quote(e)
+        })
     }
 
     /// [`Decoder::decode_into`] for a value that must be the whole input:
     /// the input must end right after it, as in [`Decoder::decode_exact`],
     /// and the type may size its buffers by the input.
     pub fn decode_exact_into<T: Decode<'de>>(&mut self, target: &mut T) -> Result<()> {
+        if self.failed {
+            return Err(crate::encode::stopped("decoder"));
+        }
         self.sole = true;
         let got = target.decode_into(self);
         self.sole = false;
         got.map_err(|e| {
+            self.failed = true;
             let e = self.at(e);
             self.quote(e)
         })?;
@@ -273,7 +288,11 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
     /// struct field, a custom error) gets the offset where decoding stopped.
     #[inline]
     pub fn decode<T: Decode<'de>>(&mut self) -> Result<T> {
+        if self.failed {
+            return Err(crate::encode::stopped("decoder"));
+        }
         T::decode(self).map_err(|e| {
+            self.failed = true;
             // Collections left unfinished release nothing: start afresh.
             self.reserved = 0;
             let e = self.at(e);

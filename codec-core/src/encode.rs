@@ -124,6 +124,9 @@ pub struct Encoder<W: Write, F: EncodeFormat> {
     opts: EncodeOptions,
     /// Reused for extension contents encoded on the side.
     side_buf: Vec<u8>,
+    /// A value failed part way: the output ends inside it, so no more
+    /// values until [`Encoder::reset`] (ugorji's errors are sticky too).
+    failed: bool,
 }
 
 impl<W: Write, F: EncodeFormat> Encoder<W, F> {
@@ -134,6 +137,7 @@ impl<W: Write, F: EncodeFormat> Encoder<W, F> {
             f,
             opts,
             side_buf: Vec::new(),
+            failed: false,
         }
     }
 
@@ -144,6 +148,7 @@ impl<W: Write, F: EncodeFormat> Encoder<W, F> {
     /// afresh, as for a new encoder.
     pub fn reset(&mut self, w: W) -> W {
         self.f = self.f.fresh();
+        self.failed = false;
         std::mem::replace(&mut self.w, w)
     }
 
@@ -155,10 +160,14 @@ impl<W: Write, F: EncodeFormat> Encoder<W, F> {
         self.side_buf = buf;
     }
 
-    /// Encodes one value.
+    /// Encodes one value. After an error, every call is an error until
+    /// [`Encoder::reset`]: the output stops inside the value that failed.
     #[inline]
     pub fn encode<T: Encode + ?Sized>(&mut self, v: &T) -> Result<()> {
-        v.encode(self)
+        if self.failed {
+            return Err(stopped("encoder"));
+        }
+        v.encode(self).inspect_err(|_| self.failed = true)
     }
 
     /// The options in force.
@@ -580,6 +589,14 @@ impl<W: Write, F: EncodeFormat> Encoder<W, F> {
         k.encode(&mut side)?;
         Ok(side.w)
     }
+}
+
+/// The error of an encoder or decoder used again after an error.
+#[cold]
+pub(crate) fn stopped(what: &str) -> crate::Error {
+    crate::Error::custom(format!(
+        "the {what} stopped at an earlier error, inside the value that failed; reset it to go on"
+    ))
 }
 
 /// Sorts entries whose keys all have a natural canonical order

@@ -468,3 +468,34 @@ fn last_wins_maps_do_not_copy_their_keys() {
         );
     }
 }
+
+/// Errors are sticky (as ugorji's): after a value fails part way, the
+/// reader stands (or the output ends) inside it, so every later call is an
+/// error until a reset, not a value read from the middle of the broken one.
+#[test]
+fn errors_are_sticky_until_reset() {
+    use codec::Value;
+    let h = codec::MsgpackHandle::default();
+    let input = [0x92, 0x01, 0xc1, 0x05];
+    let mut d = h.decoder(&input[..]);
+    assert!(d.decode::<Vec<u8>>().is_err());
+    let err = d.decode::<Value>().unwrap_err();
+    assert!(err.to_string().contains("earlier error"), "{err}");
+    let mut target = Value::Nil;
+    assert!(d.decode_into(&mut target).is_err());
+    d.reset(SliceReader::new(&[0x05]));
+    assert_eq!(d.decode::<Value>().unwrap().as_u64(), Some(5));
+
+    let j = codec::JsonHandle::default().trailing_newline(true);
+    let mut e = j.encoder(Vec::new());
+    let bad = Value::Map(vec![(
+        Value::from("k"),
+        Value::Map(vec![(Value::Array(vec![]), Value::Nil)]),
+    )]);
+    assert!(e.encode(&bad).is_err());
+    let err = e.encode(&5u32).unwrap_err();
+    assert!(err.to_string().contains("earlier error"), "{err}");
+    e.reset(Vec::new());
+    e.encode(&5u32).unwrap();
+    assert_eq!(e.reset(Vec::new()), b"5\n");
+}
