@@ -339,6 +339,26 @@ fn rest_count<'a, V: Encode + 'a>(
     }
 }
 
+/// The entries of a `rest` map that are written: the empty ones are left out
+/// with `omit`, and a key that is also a fixed field is a
+/// [`rest_key_taken`] error.
+fn rest_kept<'a, V: Encode + 'a>(
+    entries: impl IntoIterator<Item = (&'a String, &'a V)>,
+    omit: bool,
+    known: &FieldNames,
+) -> impl Iterator<Item = Result<(&'a String, &'a V)>> {
+    entries
+        .into_iter()
+        .filter(move |(_, v)| !(omit && v.is_empty_value()))
+        .map(move |(k, v)| {
+            if known.contains(k) {
+                Err(rest_key_taken(k))
+            } else {
+                Ok((k, v))
+            }
+        })
+}
+
 /// [`RestEncode::rest_encode`] of a map's entries, in the map's order.
 fn rest_write_all<'a, W: Write, F: EncodeFormat, V: Encode + 'a>(
     entries: impl IntoIterator<Item = (&'a String, &'a V)>,
@@ -347,13 +367,8 @@ fn rest_write_all<'a, W: Write, F: EncodeFormat, V: Encode + 'a>(
     omit: bool,
     known: &FieldNames,
 ) -> Result<()> {
-    for (k, v) in entries {
-        if omit && v.is_empty_value() {
-            continue;
-        }
-        if known.contains(k) {
-            return Err(rest_key_taken(k));
-        }
+    for entry in rest_kept(entries, omit, known) {
+        let (k, v) = entry?;
         e.map_key(*index)?;
         rest_write(e, k, v)?;
         *index += 1;
@@ -368,14 +383,8 @@ fn rest_push_names<'a, V: Encode + 'a>(
     omit: bool,
     known: &FieldNames,
 ) -> Result<()> {
-    for (k, v) in entries {
-        if omit && v.is_empty_value() {
-            continue;
-        }
-        if known.contains(k) {
-            return Err(rest_key_taken(k));
-        }
-        out.push(k);
+    for entry in rest_kept(entries, omit, known) {
+        out.push(entry?.0);
     }
     Ok(())
 }
