@@ -228,6 +228,21 @@ impl Time {
     }
 }
 
+/// [`Time::GO_ZERO`], Go's zero `time.Time`: the value ugorji calls empty,
+/// so an absent `#[codec(omitempty)]` or `#[codec(default)]` time field
+/// comes back as the time that `omit_empty` leaves out.
+///
+/// ```
+/// use codec_core::Time;
+/// assert_eq!(Time::default(), Time::GO_ZERO);
+/// ```
+impl Default for Time {
+    #[inline]
+    fn default() -> Time {
+        Time::GO_ZERO
+    }
+}
+
 impl fmt::Display for Time {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let c = self.civil();

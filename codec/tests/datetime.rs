@@ -63,3 +63,30 @@ fn time_crate_round_trips_keeping_the_offset_where_the_format_does() {
         assert_eq!(back.offset().whole_seconds(), want, "{}", h.name());
     });
 }
+
+/// A `Time` field can be `#[codec(omitempty)]`: Go's zero time is left out,
+/// as ugorji leaves it out, and comes back as `Time::default()` (that zero).
+#[test]
+fn omitempty_time_fields_leave_out_go_zero() {
+    #[derive(codec::Codec, Debug, PartialEq)]
+    struct Event {
+        id: u32,
+        #[codec(omitempty)]
+        at: Time,
+    }
+    each_handle!(h => {
+        let zero = Event { id: 1, at: Time::GO_ZERO };
+        let set = Event { id: 2, at: Time::from_unix(1_614_834_367, 0).unwrap() };
+        let plain = to_vec(&Event2 { id: 1 }, &h).unwrap();
+        assert_eq!(to_vec(&zero, &h).unwrap(), plain, "{}", h.name());
+        let got: Event = from_slice(&plain, &h).unwrap();
+        assert_eq!(got, zero, "{}", h.name());
+        let back: Event = from_slice(&to_vec(&set, &h).unwrap(), &h).unwrap();
+        assert_eq!(back, set, "{}", h.name());
+    });
+
+    #[derive(codec::Codec)]
+    struct Event2 {
+        id: u32,
+    }
+}
