@@ -69,6 +69,10 @@
 //!   indefinite-length (chunked) byte string stays `Value::Tagged(2 | 3,
 //!   Bytes)`; such a tag is written back with a definite byte string, which
 //!   then reads as an integer when it fits (the number is the same).
+//! - **Null** read into a scalar target (`u32`, `bool`, `String`...) is a
+//!   type error, where ugorji gives the zero value; `Option<T>` takes it as
+//!   `None` and containers as empty (`docs/ugorji-options.md`, "Nil into a
+//!   typed target").
 //! - **Undefined** (`f7`) is nil for typed targets (as ugorji), but stays
 //!   `Value::Simple(23)` in `Value` so that it re-encodes unchanged.
 //! - **simple(n)** values other than false/true/null/undefined decode to

@@ -68,6 +68,11 @@
 //!   [`Time::GO_ZERO`](codec_core::Time::GO_ZERO), is written as nil and nil
 //!   read into a time is it, as ugorji does and as the other handles do.
 //!
+//! - Nil read into a scalar target (`u32`, `bool`, `String`...) is a type
+//!   error, where ugorji gives the zero value; `Option<T>` takes it as
+//!   `None` and containers as empty (`docs/ugorji-options.md`, "Nil into a
+//!   typed target").
+//!
 //! [MessagePack]: https://github.com/msgpack/msgpack/blob/master/spec.md
 
 mod decode;
