@@ -387,7 +387,16 @@ impl EncodeFormat for BincEncoder {
         BincEncoder::new(self.as_symbols)
     }
 
-    /// Not with symbols: a side encoder's symbol ids are its own.
+    /// Without symbols: a key's sort bytes are its plain encoding. With
+    /// symbols they would depend on ids the side table hands out, and the
+    /// side encoder could not reuse its own nested keys, so a map of maps as
+    /// a key would cost 2^depth encodings instead of depth × its size.
+    fn side_key(&self) -> Self {
+        BincEncoder::new(false)
+    }
+
+    /// Not with symbols: a key's bytes depend on this stream's symbol table,
+    /// so it is sorted by its plain bytes and encoded again in place.
     fn reuse_side_keys(&self) -> bool {
         !self.as_symbols
     }

@@ -80,7 +80,10 @@
 //! become symbols. The table lives in one [`BincEncoder`] (one
 //! [`codec_core::Encoder`]) and persists across values written through it;
 //! likewise in one [`BincDecoder`]. Canonical sorting of keys without a natural
-//! order encodes them on the side with a fresh table.
+//! order (`Value`, structs) sorts them by their bytes without symbols, then
+//! writes each key with this stream's table. ugorji writes the side
+//! encoder's bytes as they are, symbol ids from the side encoder's own table
+//! included, which a decoder then reads against the wrong table.
 //!
 //! ## Differences from ugorji and from the published spec
 //!

@@ -300,12 +300,19 @@ fn canonical_keys_are_encoded_once() {
         assert_eq!(m[0].1.as_u64(), Some(1), "{name}");
         assert_eq!(m[1].1.as_u64(), Some(0), "{name}");
     }
-    // Binc with symbols encodes keys again (a side encoder's symbol ids are
-    // its own), still sorting by the side bytes.
+    // Binc with symbols encodes keys again in place (their bytes depend on
+    // the stream's symbol table), sorting by their plain bytes: each node is
+    // encoded once in place and once on the side per key it lies in, at
+    // most depth + 1 times (16 deep: 33 × 17 = 561). With side encoders of
+    // their own tables, nested keys were encoded 2^depth times.
     let symbols = binc.clone().as_symbols(true);
-    let small = chain(3);
-    let bytes = to_vec(&small, &symbols).unwrap();
+    let (bytes, n) = count(&mut || to_vec(&node, &symbols).unwrap());
+    assert!(n <= 33 * 17, "binc symbols: {n} encodings");
     let v: Value = codec::from_slice(&bytes, &symbols).unwrap();
+    assert_eq!(
+        v,
+        codec::from_slice::<Value, _>(&to_vec(&node, &binc).unwrap(), &binc).unwrap()
+    );
     let Value::Map(m) = v else { panic!() };
     assert_eq!(m[0].1.as_u64(), Some(1));
 }
@@ -337,4 +344,36 @@ fn json_canonical_keys_sort_as_ugorji_writes_them() {
         let err = to_vec(&deep, h).unwrap_err();
         assert!(err.to_string().contains("map"), "{err}");
     }
+}
+
+/// Binc with symbols under canonical: keys that are maps of strings sort by
+/// their plain bytes (`Value` keys sort by encoding, as ugorji's
+/// `interface{}` keys do), in the same order as without symbols, and are
+/// written against the stream's one symbol table, so the text keys inside
+/// them read back (ugorji writes the side encoder's symbol ids as they are).
+#[test]
+fn binc_symbols_canonical_map_keys_read_back() {
+    let key = |name: &str, n: u64| {
+        Value::Map(vec![
+            (Value::from("name"), Value::from(name)),
+            (Value::from("count"), Value::Uint(n)),
+        ])
+    };
+    let map = Value::Map(vec![
+        (key("zeta", 1), Value::from("first")),
+        (key("alpha", 2), Value::from("second")),
+        (Value::from("name"), Value::from("plain")),
+        (Value::from("count"), key("beta", 3)),
+    ]);
+    let plain = codec::BincHandle::default().canonical(true);
+    let symbols = plain.clone().as_symbols(true);
+    let with_symbols = to_vec(&map, &symbols).unwrap();
+    let without = to_vec(&map, &plain).unwrap();
+    assert!(with_symbols.len() < without.len(), "symbols are used");
+    let back: Value = codec::from_slice(&with_symbols, &symbols).unwrap();
+    let expected: Value = codec::from_slice(&without, &plain).unwrap();
+    assert_eq!(back, expected);
+    let Value::Map(entries) = back else { panic!() };
+    assert_eq!(entries.len(), 4);
+    assert!(entries.contains(&(key("alpha", 2), Value::from("second"))));
 }
