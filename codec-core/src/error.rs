@@ -32,7 +32,9 @@ pub enum ErrorKind {
     OutOfRange {
         /// The target type, e.g. `"u8"`.
         target: &'static str,
-        /// The value found, as text.
+        /// The value found, as text; text longer than 64 bytes (a number
+        /// of thousands of digits) is cut to its first 40 bytes, `…` and
+        /// its length.
         value: String,
     },
     /// Nesting is deeper than the `max_depth` option allows.
@@ -153,13 +155,22 @@ impl Error {
         })
     }
 
-    /// A number does not fit `target`.
+    /// A number does not fit `target`. A `value` longer than 64 bytes is
+    /// shortened (see [`ErrorKind::OutOfRange`]): the input may hold a number
+    /// of any length, and the message need not repeat it.
     #[cold]
     pub fn out_of_range(target: &'static str, value: impl fmt::Display) -> Self {
-        Self::new(ErrorKind::OutOfRange {
-            target,
-            value: value.to_string(),
-        })
+        let mut value = value.to_string();
+        if value.len() > 64 {
+            let len = value.len();
+            let mut cut = 40;
+            while !value.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            value.truncate(cut);
+            value.push_str(&format!("… ({len} bytes)"));
+        }
+        Self::new(ErrorKind::OutOfRange { target, value })
     }
 
     /// The format cannot express a value.
@@ -533,6 +544,22 @@ mod tests {
             "expected u32, found text string \"forty\" at .users[3].age (byte 41)"
         );
         assert_eq!(e.offset(), Some(41));
+    }
+
+    /// A number of thousands of digits is not repeated in full.
+    #[test]
+    fn out_of_range_shortens_long_values() {
+        let e = Error::out_of_range("u8", "300");
+        assert_eq!(e.to_string(), "number 300 does not fit in u8");
+        let long = format!("1e{}", "9".repeat(4000));
+        let e = Error::out_of_range("u8", &long);
+        let ErrorKind::OutOfRange { value, .. } = e.kind() else {
+            panic!("{e}")
+        };
+        assert_eq!(value, &format!("1e{}… (4002 bytes)", "9".repeat(38)));
+        // Cut on a character boundary.
+        let e = Error::out_of_range("u8", "é".repeat(40));
+        assert!(e.to_string().contains("… (80 bytes)"), "{e}");
     }
 
     #[test]

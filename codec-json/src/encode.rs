@@ -1,6 +1,6 @@
 //! [`JsonEncoder`]: the encoding half of the JSON format driver.
 
-use crate::number::{F32_INT_LIMIT, F64_INT_LIMIT, fixed_as_is, format_float};
+use crate::number::{F32_INT_LIMIT, F64_INT_LIMIT, f32_magnitude, fixed_as_is, format_float};
 use crate::{IntegerAsString, base64, digits};
 use codec_core::{
     EncodeFormat, Error, FieldName, Result, SignedInt, Time, UnsignedInt, Write, copy_short,
@@ -563,7 +563,7 @@ fn f32_item(b: &mut zmij::Buffer, v: f32) -> FloatText<'_> {
     if !v.is_finite() {
         return FloatText::Ready(b"null");
     }
-    FloatText::of(b.format_finite(v), (v as f64).abs(), F32_INT_LIMIT)
+    FloatText::of(b.format_finite(v), f32_magnitude(v), F32_INT_LIMIT)
 }
 
 /// Writes a finite float, not in key position, given its shortest
@@ -839,7 +839,7 @@ impl EncodeFormat for JsonEncoder {
             return self.write_non_finite(w);
         }
         let mut b = zmij::Buffer::new();
-        self.write_float(w, b.format_finite(v), (v as f64).abs(), F32_INT_LIMIT)
+        self.write_float(w, b.format_finite(v), f32_magnitude(v), F32_INT_LIMIT)
     }
 
     #[inline]

@@ -73,12 +73,16 @@
 //!   numbers of any length pass through untouched.
 //! - **128-bit integers** are written in full (valid JSON; ugorji has none)
 //!   and read exactly by `i128`/`u128` targets. Into [`codec_core::Value`] an
-//!   integer beyond the 64-bit ranges becomes `F64`, as in ugorji.
+//!   integer of magnitude 2^64 or more becomes `F64`, as in ugorji; so does a
+//!   negative one below -2^63, which ugorji refuses.
 //! - **Extensions and tags** (from other formats, e.g. when transcoding):
 //!   an extension's data is written as a base64 string and its tag dropped
 //!   (ugorji writes a bytes extension the same way); a CBOR tag writes
 //!   nothing and its item follows alone (ugorji v1.2.14's `RawExt` behaviour);
 //!   CBOR `undefined` is `null`. Reading an extension from JSON is an error.
+//! - With `term_whitespace` and `canonical`, ugorji writes a newline after
+//!   each key of a map whose keys sort by their encoding (`{"a"\n:1}`), a
+//!   side effect of encoding those keys on their own; we write `{"a":1}`.
 //! - A nil map key (e.g. `Option` keys) is written as the string `"null"`,
 //!   which reads back as nil into a target that takes nil (`None`); a NaN
 //!   or infinite float key, or an array or map key, is an error.
@@ -93,7 +97,8 @@
 //!   (`1.8446744073709551616e19` into `u128` is 2^64,
 //!   `1.0000000000000000000001` into `u8` an error); integers too large for
 //!   a target are errors. `-0` is `-0.0` in a float target and 0 in an
-//!   integer one.
+//!   integer one, unsigned too (ugorji refuses a minus sign there; `-0` and
+//!   `-0.0` are exactly 0, so nothing is lost).
 //! - `f64` is correctly rounded; `f32` targets round straight from the text.
 //! - Strings without escapes are borrowed from a slice input (`&'de str`).
 //!   String content and whitespace are scanned 16 bytes per step with SSE2

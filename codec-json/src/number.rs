@@ -1201,6 +1201,17 @@ pub(crate) fn format_float(shortest: &str, abs: f64, int_limit: f64, out: &mut [
     }
 }
 
+/// An `f32`'s magnitude for [`format_float`]'s layout choice. Go compares a
+/// float32 with 1e-6 in float32, where `float32(1e-6)` (9.99999997e-7 as an
+/// `f64`) equals the bound, so ugorji writes it as `0.000001`; every other
+/// `f32` falls on the same side of the bound either way (`float32(1e21)` is
+/// above 1e21).
+#[inline(always)]
+pub(crate) fn f32_magnitude(v: f32) -> f64 {
+    let abs = v.abs();
+    if abs == 1e-6f32 { 1e-6 } else { f64::from(abs) }
+}
+
 /// The common case: how much of `s` (a shortest form without an exponent,
 /// in the fixed-notation range) is ugorji's text as it stands; `None` when
 /// it needs re-laying out.
@@ -1411,7 +1422,7 @@ mod tests {
         let mut out = [0u8; 48];
         let n = format_float(
             b.format_finite(v),
-            (v as f64).abs(),
+            f32_magnitude(v),
             F32_INT_LIMIT,
             &mut out,
         );
@@ -1457,6 +1468,16 @@ mod tests {
             (65504.0, "65504.0"),
             (8388608.0, "8388608"),
             (1e10, "10000000000"),
+            // Go compares a float32 with 1e-6 in float32: float32(1e-6) is
+            // on the bound, so fixed; the next float32 down is below it.
+            (1e-6, "0.000001"),
+            (-1e-6, "-0.000001"),
+            (f32::from_bits(1e-6f32.to_bits() - 1), "9.999999e-07"),
+            (1e21, "1e+21"),
+            (
+                f32::from_bits(1e21f32.to_bits() - 1),
+                "999999950000000000000",
+            ),
         ] {
             assert_eq!(f32s(v), s, "{v:e}");
         }
@@ -1993,14 +2014,14 @@ mod tests {
             let mut out = [0u8; 48];
             let n = format_float(
                 zmij::Buffer::new().format_finite(v),
-                (v as f64).abs(),
+                f32_magnitude(v),
                 F32_INT_LIMIT,
                 &mut out,
             );
             let mut out2 = [0u8; 48];
             let n2 = format_float(
                 ryu::Buffer::new().format_finite(v),
-                (v as f64).abs(),
+                f32_magnitude(v),
                 F32_INT_LIMIT,
                 &mut out2,
             );

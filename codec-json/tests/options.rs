@@ -275,3 +275,20 @@ fn nil_map_keys_round_trip() {
         Some("null".to_string())
     );
 }
+
+/// `float32(1e-6)` is written in fixed notation, as ugorji compares a
+/// float32 with its 1e-6 bound in float32, wherever an `f32` is written:
+/// alone, in an `f32` array, in a `Value`.
+#[test]
+fn f32_on_the_fixed_notation_bound_is_fixed() {
+    let h = JsonHandle::default();
+    let text = |b: Vec<u8>| String::from_utf8(b).unwrap();
+    assert_eq!(text(to_vec(&1e-6f32, &h).unwrap()), "0.000001");
+    assert_eq!(
+        text(to_vec(&[1e-6f32, -1e-6], &h).unwrap()),
+        "[0.000001,-0.000001]"
+    );
+    assert_eq!(text(to_vec(&vec![1e-6f32], &h).unwrap()), "[0.000001]");
+    assert_eq!(text(to_vec(&Value::F32(1e-6), &h).unwrap()), "0.000001");
+    assert_eq!(text(to_vec(&9.9e-7f32, &h).unwrap()), "9.9e-07");
+}
