@@ -17,6 +17,9 @@ pub struct BincDecoder {
     /// Bytes of text read through symbol references so far
     /// ([`SYMBOL_EXPANSION`](crate::SYMBOL_EXPANSION)).
     expanded: u64,
+    /// `max_str_len`: a string, byte array, symbol definition or extension
+    /// declaring more is refused at its header, before a reader copies it.
+    max_str_len: usize,
 }
 
 impl Default for BincDecoder {
@@ -25,6 +28,7 @@ impl Default for BincDecoder {
             symbols: HashMap::new(),
             max_symbols: crate::MAX_SYMBOL_IDS,
             expanded: 0,
+            max_str_len: usize::MAX,
         }
     }
 }
@@ -95,7 +99,11 @@ impl BincDecoder {
                 })
                 .at(at));
             }
-            let text = r.read_slice(to_usize(len)?, scratch)?;
+            let len = to_usize(len)?;
+            if len > self.max_str_len {
+                return Err(Error::str_too_long(len, self.max_str_len).at(at));
+            }
+            let text = r.read_slice(len, scratch)?;
             self.symbols.insert(id, Box::from(&*text));
             Ok(text)
         } else {
@@ -455,7 +463,14 @@ impl DecodeFormat for BincDecoder {
     /// A fresh symbol table and budget, the same `max_symbols`: extension
     /// contents are encoded on their own.
     fn side(&self) -> Option<Self> {
-        Some(BincDecoder::new().with_max_symbols(self.max_symbols))
+        let mut side = BincDecoder::new().with_max_symbols(self.max_symbols);
+        side.max_str_len = self.max_str_len;
+        Some(side)
+    }
+
+    #[inline]
+    fn limit_str_len(&mut self, max: usize) {
+        self.max_str_len = max;
     }
 
     #[inline]
@@ -756,11 +771,15 @@ impl DecodeFormat for BincDecoder {
         r: &'s mut R,
         scratch: &'s mut Vec<u8>,
     ) -> Result<(u64, Reference<'de, 's, [u8]>)> {
+        let at = r.offset();
         let bd = r.read_u8()?;
         if bd >> 4 != 0xF {
             return Err(unexpected_in(r, bd, "extension"));
         }
         let n = to_usize(read_len(r, bd & 0x0F)?)?;
+        if n > self.max_str_len {
+            return Err(Error::str_too_long(n, self.max_str_len).at(at));
+        }
         let tag = r.read_u8()?;
         Ok((tag as u64, r.read_slice(n, scratch)?))
     }
@@ -784,10 +803,14 @@ impl BincDecoder {
         scratch: &'s mut Vec<u8>,
         expected: &'static str,
     ) -> Result<Reference<'de, 's, [u8]>> {
+        let at = r.offset();
         let bd = r.read_u8()?;
         match bd >> 4 {
             0x4 | 0x5 => {
                 let n = to_usize(read_len(r, bd & 0x0F)?)?;
+                if n > self.max_str_len {
+                    return Err(Error::str_too_long(n, self.max_str_len).at(at));
+                }
                 r.read_slice(n, scratch)
             }
             0xB => self.read_symbol(bd, r, scratch, true),

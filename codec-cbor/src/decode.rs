@@ -12,6 +12,9 @@ pub struct CborDecoder {
     skip_tags: bool,
     reject_duplicates: bool,
     time_tags: bool,
+    /// `max_str_len`: a string declaring more, or whose chunks add up to
+    /// more, is refused before a reader copies it.
+    max_str_len: usize,
 }
 
 /// The self-described CBOR tag, skipped wherever it appears.
@@ -27,6 +30,7 @@ impl CborDecoder {
             skip_tags: h.skip_unexpected_tags,
             reject_duplicates: h.reject_duplicate_keys,
             time_tags: h.decode_time_tags,
+            max_str_len: usize::MAX,
         }
     }
 }
@@ -455,10 +459,15 @@ impl CborDecoder {
         scratch: &'s mut Vec<u8>,
         ib: u8,
     ) -> Result<Reference<'de, 's, [u8]>> {
+        let at = r.offset();
         r.read_u8()?;
         let major = ib >> 5;
+        let max = self.max_str_len;
         if ib & 0x1f != 31 {
             let len = read_len(r, ib)?;
+            if len > max {
+                return Err(Error::str_too_long(len, max).at(at));
+            }
             return r.read_slice(len, scratch);
         }
         scratch.clear();
@@ -472,6 +481,9 @@ impl CborDecoder {
             }
             let len = read_len(r, cb)?;
             let start = scratch.len();
+            if len > max - start {
+                return Err(Error::str_too_long(start.saturating_add(len), max).at(at));
+            }
             r.read_into(len, scratch)?;
             if major == 3 && std::str::from_utf8(scratch.get(start..).unwrap_or_default()).is_err()
             {
@@ -621,6 +633,11 @@ impl DecodeFormat for CborDecoder {
 
     fn side(&self) -> Option<Self> {
         Some(self.clone())
+    }
+
+    #[inline]
+    fn limit_str_len(&mut self, max: usize) {
+        self.max_str_len = max;
     }
 
     /// Maps, arrays, text strings and unsigned integers (a struct, an

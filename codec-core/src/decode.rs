@@ -215,7 +215,7 @@ pub struct Decoder<'de, R: Read<'de>, F: DecodeFormat> {
 impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
     /// A decoder reading from `r` with format driver `f`.
     pub fn new(r: R, f: F, opts: DecodeOptions) -> Self {
-        Decoder {
+        let mut d = Decoder {
             r,
             f,
             scratch: Vec::new(),
@@ -227,7 +227,9 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
             reserved: 0,
             failed: false,
             _de: PhantomData,
-        }
+        };
+        d.f.limit_str_len(d.opts.max_str_len);
+        d
     }
 
     /// Points the decoder at a new reader, keeping its driver's settings and
@@ -239,6 +241,7 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
             Some(fresh) => self.f = fresh,
             None => self.f.reset(),
         }
+        self.f.limit_str_len(self.opts.max_str_len);
         // Every decode leaves the Value stacks as it found them, errors too.
         debug_assert!(self.value_stack.is_empty() && self.entry_stack.is_empty());
         self.value_stack.clear();
@@ -612,7 +615,7 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
             .read_str(&mut self.r, &mut self.scratch)
             .map_err(|e| e.at(off))?;
         if s.len() > self.opts.max_str_len {
-            return Err(limit("max_str_len", s.len(), self.opts.max_str_len).at(off));
+            return Err(Error::str_too_long(s.len(), self.opts.max_str_len).at(off));
         }
         Ok(s)
     }
@@ -630,7 +633,7 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
             .read_str_bytes(&mut self.r, &mut self.scratch)
             .map_err(|e| e.at(off))?;
         if s.len() > self.opts.max_str_len {
-            return Err(limit("max_str_len", s.len(), self.opts.max_str_len).at(off));
+            return Err(Error::str_too_long(s.len(), self.opts.max_str_len).at(off));
         }
         Ok(s)
     }
@@ -644,7 +647,7 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
             .read_bytes(&mut self.r, &mut self.scratch)
             .map_err(|e| e.at(off))?;
         if s.len() > self.opts.max_str_len {
-            return Err(limit("max_str_len", s.len(), self.opts.max_str_len).at(off));
+            return Err(Error::str_too_long(s.len(), self.opts.max_str_len).at(off));
         }
         Ok(s)
     }
@@ -670,7 +673,7 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
             .read_ext(&mut self.r, &mut self.scratch)
             .map_err(|e| e.at(off))?;
         if data.len() > self.opts.max_str_len {
-            return Err(limit("max_str_len", data.len(), self.opts.max_str_len).at(off));
+            return Err(Error::str_too_long(data.len(), self.opts.max_str_len).at(off));
         }
         Ok((tag, data))
     }
@@ -1448,7 +1451,7 @@ fn check_key_len(s: &[u8], off: u64, max: usize, i: usize) -> Result<()> {
 }
 
 #[cold]
-fn limit(limit: &'static str, len: usize, max: usize) -> Error {
+pub(crate) fn limit(limit: &'static str, len: usize, max: usize) -> Error {
     Error::new(ErrorKind::LengthLimitExceeded {
         limit,
         len: len as u64,

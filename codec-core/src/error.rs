@@ -173,6 +173,14 @@ impl Error {
         Self::new(ErrorKind::OutOfRange { target, value })
     }
 
+    /// A string (or byte string, or extension data) of `len` bytes is longer
+    /// than the `max_str_len` option `max`: the error a decoder gives after
+    /// reading one, and a format driver before ([`DecodeFormat::limit_str_len`](crate::DecodeFormat::limit_str_len)).
+    #[cold]
+    pub fn str_too_long(len: usize, max: usize) -> Self {
+        crate::decode::limit("max_str_len", len, max)
+    }
+
     /// The format cannot express a value.
     #[cold]
     pub fn unsupported(msg: impl Into<Cow<'static, str>>) -> Self {

@@ -484,6 +484,19 @@ pub trait DecodeFormat: Sized {
         false
     }
 
+    /// Tells the driver the `max_str_len` option ([`Decoder::new`](crate::Decoder::new)
+    /// calls it, and [`Decoder::reset`](crate::Decoder::reset) again on the
+    /// driver it keeps). A driver that knows a string's length before
+    /// reading its bytes (a declared length, or a JSON string growing in
+    /// scratch) refuses one over `max` there with [`Error::str_too_long`] at
+    /// the item's first byte, so that no reader copies more than the limit;
+    /// the decoder checks every string's length again after it is read. The
+    /// default ignores it.
+    #[inline]
+    fn limit_str_len(&mut self, max: usize) {
+        let _ = max;
+    }
+
     /// What a derived struct or enum decode branches on first: the same
     /// answer as [`peek_kind`](DecodeFormat::peek_kind). The default asks
     /// `peek_kind`; a format that tells the common kinds by their first

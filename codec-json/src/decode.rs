@@ -68,6 +68,9 @@ pub struct JsonDecoder {
     aux: Vec<u8>,
     /// Open containers while skipping (true = map).
     skip_stack: Vec<bool>,
+    /// `max_str_len`: a string whose unescaped text grows past it is
+    /// refused there, at its opening quote, before a reader copies more.
+    max_str_len: usize,
 }
 
 #[cold]
@@ -358,18 +361,24 @@ fn read_escape<'de, R: Read<'de>>(r: &mut R, out: &mut Vec<u8>) -> Result<()> {
 fn read_string_body<'de, 's, R: Read<'de>>(
     r: &'s mut R,
     scratch: &'s mut Vec<u8>,
+    max: usize,
 ) -> Result<Reference<'de, 's, [u8]>> {
     let buf = r.fill_buf()?;
     if let Some(i) = find_string_stop(buf)
         && buf[i] == b'"'
     {
+        if i > max {
+            return Err(str_too_long(r, i, max));
+        }
         // No escape: take the content and the closing quote in one go.
         return Ok(match r.read_slice(i + 1, scratch)? {
             Reference::Borrowed(b) => Reference::Borrowed(&b[..i]),
             Reference::Copied(b) => Reference::Copied(&b[..i]),
         });
     }
-    Ok(Reference::Copied(read_string_slow(r, scratch)?.as_bytes()))
+    Ok(Reference::Copied(
+        read_string_slow(r, scratch, max)?.as_bytes(),
+    ))
 }
 
 /// [`read_string_body`] for text: checked for UTF-8, unless the scan for
@@ -379,11 +388,15 @@ fn read_string_body<'de, 's, R: Read<'de>>(
 fn read_str_body<'de, 's, R: Read<'de>>(
     r: &'s mut R,
     scratch: &'s mut Vec<u8>,
+    max: usize,
 ) -> Result<Reference<'de, 's, str>> {
     let buf = r.fill_buf()?;
     if let Some((i, ascii)) = find_string_stop_ascii(buf)
         && buf[i] == b'"'
     {
+        if i > max {
+            return Err(str_too_long(r, i, max));
+        }
         // The content's first byte, which a UTF-8 error is placed from:
         // the reader's offset cannot be asked once it has lent the bytes.
         let at = r.offset();
@@ -399,7 +412,16 @@ fn read_str_body<'de, 's, R: Read<'de>>(
             }
         });
     }
-    Ok(Reference::Copied(read_string_slow(r, scratch)?))
+    Ok(Reference::Copied(read_string_slow(r, scratch, max)?))
+}
+
+/// A string of `len` bytes over `max_str_len`, the reader standing just
+/// past its opening quote, where the error points (as the decoder's own
+/// check after reading it does, past any whitespace).
+#[cold]
+#[inline(never)]
+fn str_too_long<'de, R: Read<'de>>(r: &R, len: usize, max: usize) -> Error {
+    Error::str_too_long(len, max).at(r.offset().saturating_sub(1))
 }
 
 /// `e`, invalid UTF-8 found in `text`, whose first byte is at offset `at`,
@@ -447,8 +469,16 @@ pub(crate) fn scanned_str(b: &[u8], ascii: bool) -> Result<&str> {
 /// reader that does not lend consumed bytes back places invalid UTF-8 at
 /// the start of the buffer's part of the string instead; both of this
 /// crate's readers lend them.)
-fn read_string_slow<'de, 's, R: Read<'de>>(r: &mut R, scratch: &'s mut Vec<u8>) -> Result<&'s str> {
+///
+/// Text growing past `max` bytes (`max_str_len`) is refused as soon as it
+/// does, at the opening quote: a reader's string copies no more than that.
+fn read_string_slow<'de, 's, R: Read<'de>>(
+    r: &mut R,
+    scratch: &'s mut Vec<u8>,
+    max: usize,
+) -> Result<&'s str> {
     scratch.clear();
+    let quote = r.offset().saturating_sub(1);
     let mut checked = Checked::default();
     loop {
         let buf = r.fill_buf()?;
@@ -457,6 +487,9 @@ fn read_string_slow<'de, 's, R: Read<'de>>(r: &mut R, scratch: &'s mut Vec<u8>) 
         }
         let (used, stop) = unescape_run(buf, scratch);
         r.consume(used);
+        if scratch.len() > max {
+            return Err(Error::str_too_long(scratch.len(), max).at(quote));
+        }
         match stop {
             RunEnd::Quote => {
                 return codec_core::str_from_utf8(scratch)
@@ -756,6 +789,7 @@ impl JsonDecoder {
             num_buf: Vec::new(),
             aux: Vec::new(),
             skip_stack: Vec::new(),
+            max_str_len: usize::MAX,
         }
     }
 
@@ -907,17 +941,18 @@ impl JsonDecoder {
             b'"' if self.in_key => {
                 r.consume(1);
                 let mut text = std::mem::take(&mut self.aux);
-                let res = read_string_body(r, &mut text).and_then(|s| match &*s {
-                    b"true" => Ok(true),
-                    b"false" => Ok(false),
-                    text => Err(Error::type_mismatch(
-                        "bool",
-                        Found::Text {
-                            head: text,
-                            len: text.len(),
-                        },
-                    )),
-                });
+                let res =
+                    read_string_body(r, &mut text, self.max_str_len).and_then(|s| match &*s {
+                        b"true" => Ok(true),
+                        b"false" => Ok(false),
+                        text => Err(Error::type_mismatch(
+                            "bool",
+                            Found::Text {
+                                head: text,
+                                len: text.len(),
+                            },
+                        )),
+                    });
                 self.aux = text;
                 res
             }
@@ -1124,7 +1159,7 @@ impl JsonDecoder {
                 let at = r.offset();
                 r.consume(1);
                 let mut text = std::mem::take(&mut self.aux);
-                let res = read_string_body(r, &mut text)
+                let res = read_string_body(r, &mut text, self.max_str_len)
                     .and_then(|s| quoted_number(&s, expected, f32).map_err(|e| e.at(at)));
                 self.aux = text;
                 res
@@ -1144,7 +1179,7 @@ impl JsonDecoder {
         r.consume(1);
         let mut text = std::mem::take(&mut self.aux);
         // Checked as text here, where its errors can be placed.
-        let res = read_str_body(r, &mut text).map(|s| s.as_bytes().to_vec());
+        let res = read_str_body(r, &mut text, self.max_str_len).map(|s| s.as_bytes().to_vec());
         self.aux = text;
         let bytes = res?;
         let pending = match &bytes[..] {
@@ -1256,7 +1291,7 @@ impl JsonDecoder {
                 }
                 b'"' => {
                     r.consume(1);
-                    read_str_body(r, scratch)?;
+                    read_str_body(r, scratch, usize::MAX)?;
                 }
                 b't' => expect_literal(r, b"true")?,
                 b'f' => expect_literal(r, b"false")?,
@@ -1324,7 +1359,7 @@ fn skip_key<'de, R: Read<'de>>(r: &mut R, scratch: &mut Vec<u8>) -> Result<()> {
         return Err(unexpected(b, "a string key"));
     }
     r.consume(1);
-    read_str_body(r, scratch)?;
+    read_str_body(r, scratch, usize::MAX)?;
     let b = next_token(r)?;
     if b != b':' {
         return Err(unexpected(b, "':'"));
@@ -1336,6 +1371,11 @@ fn skip_key<'de, R: Read<'de>>(r: &mut R, scratch: &mut Vec<u8>) -> Result<()> {
 impl DecodeFormat for JsonDecoder {
     const NAME: &'static str = "json";
     const EXT_STYLE: codec_core::ExtStyle = codec_core::ExtStyle::Transparent;
+
+    #[inline]
+    fn limit_str_len(&mut self, max: usize) {
+        self.max_str_len = max;
+    }
 
     #[inline]
     fn prefer_float(&self) -> bool {
@@ -1447,7 +1487,7 @@ impl DecodeFormat for JsonDecoder {
             b'"' if self.in_key && self.parse_quoted_keys => return Ok(None),
             b'"' => {
                 r.consume(1);
-                let s = read_str_body(r, scratch).map_err(|e| e.at(before))?;
+                let s = read_str_body(r, scratch, self.max_str_len).map_err(|e| e.at(before))?;
                 if s.len() > opts.max_str_len {
                     // Checked here rather than by the shared driver, which
                     // does not know where the string began.
@@ -1624,7 +1664,7 @@ impl DecodeFormat for JsonDecoder {
             return Err(mismatch(r, b, "text string"));
         }
         r.consume(1);
-        read_str_body(r, scratch)
+        read_str_body(r, scratch, self.max_str_len)
     }
 
     /// A base64 string (standard alphabet, padded), as ugorji writes bytes.

@@ -32,6 +32,9 @@ pub struct MsgpackDecoder {
     key_next: bool,
     /// Items still to skip in each enclosing container (reused by `skip`).
     skip_stack: Vec<u64>,
+    /// `max_str_len`: a str, bin or ext item declaring more is refused at
+    /// its header, before a reader copies any of it.
+    max_str_len: usize,
 }
 
 /// A number read from any msgpack numeric encoding.
@@ -160,9 +163,12 @@ fn string_item<'de, 's, R: Read<'de>>(
     r: &'s mut R,
     scratch: &'s mut Vec<u8>,
     expected: &'static str,
+    max: usize,
 ) -> Result<Reference<'de, 's, [u8]>> {
+    let at = r.offset();
     let b = r.read_u8()?;
     match string_len(r, b)? {
+        Some(len) if len > max => Err(Error::str_too_long(len, max).at(at)),
         Some(len) => r.read_slice(len, scratch),
         None => Err(unexpected(r, b, expected)),
     }
@@ -229,6 +235,7 @@ impl MsgpackDecoder {
             text_strings: h.write_ext || h.raw_to_string,
             key_next: false,
             skip_stack: Vec::new(),
+            max_str_len: usize::MAX,
         }
     }
 
@@ -303,7 +310,13 @@ impl DecodeFormat for MsgpackDecoder {
             text_strings: self.text_strings,
             key_next: false,
             skip_stack: Vec::new(),
+            max_str_len: self.max_str_len,
         })
+    }
+
+    #[inline]
+    fn limit_str_len(&mut self, max: usize) {
+        self.max_str_len = max;
     }
 
     /// Positive fixints and `d0`..`d3` are [`Kind::Int`] and `cc`..`cf`
@@ -579,7 +592,7 @@ impl DecodeFormat for MsgpackDecoder {
         r: &'s mut R,
         scratch: &'s mut Vec<u8>,
     ) -> Result<Reference<'de, 's, str>> {
-        string_item(r, scratch, "text string")?.into_str()
+        string_item(r, scratch, "text string", self.max_str_len)?.into_str()
     }
 
     #[inline]
@@ -588,7 +601,7 @@ impl DecodeFormat for MsgpackDecoder {
         r: &'s mut R,
         scratch: &'s mut Vec<u8>,
     ) -> Result<Reference<'de, 's, [u8]>> {
-        string_item(r, scratch, "text string")
+        string_item(r, scratch, "text string", self.max_str_len)
     }
 
     #[inline]
@@ -597,7 +610,7 @@ impl DecodeFormat for MsgpackDecoder {
         r: &'s mut R,
         scratch: &'s mut Vec<u8>,
     ) -> Result<Reference<'de, 's, [u8]>> {
-        string_item(r, scratch, "byte string")
+        string_item(r, scratch, "byte string", self.max_str_len)
     }
 
     #[inline]
@@ -717,8 +730,12 @@ impl DecodeFormat for MsgpackDecoder {
         r: &'s mut R,
         scratch: &'s mut Vec<u8>,
     ) -> Result<(u64, Reference<'de, 's, [u8]>)> {
+        let at = r.offset();
         let b = r.read_u8()?;
         match ext_header(r, b)? {
+            Some((len, _)) if len > self.max_str_len => {
+                Err(Error::str_too_long(len, self.max_str_len).at(at))
+            }
             Some((len, ty)) => Ok((u64::from(ty), r.read_slice(len, scratch)?)),
             None => Err(unexpected(r, b, "extension")),
         }

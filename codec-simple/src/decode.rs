@@ -10,8 +10,20 @@ use codec_core::{
 /// Reads Simple. Unlike ugorji's lenient readers it checks the descriptor
 /// group of every item (a map header is not a string); it accepts every
 /// byte sequence ugorji's encoder writes and every non-minimal width.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct SimpleDecoder;
+#[derive(Debug, Clone, Copy)]
+pub struct SimpleDecoder {
+    /// `max_str_len`: a string, byte array or extension declaring more is
+    /// refused at its header, before a reader copies it.
+    max_str_len: usize,
+}
+
+impl Default for SimpleDecoder {
+    fn default() -> Self {
+        SimpleDecoder {
+            max_str_len: usize::MAX,
+        }
+    }
+}
 
 impl SimpleDecoder {
     /// [`DecodeFormat::read_i64`] for everything but an integer that fits
@@ -30,7 +42,7 @@ impl SimpleDecoder {
 
     /// A driver.
     pub fn new() -> Self {
-        SimpleDecoder
+        SimpleDecoder::default()
     }
 }
 
@@ -191,11 +203,16 @@ fn read_bytes_as<'de, 's, R: Read<'de>>(
     r: &'s mut R,
     scratch: &'s mut Vec<u8>,
     expected: &'static str,
+    max: usize,
 ) -> Result<Reference<'de, 's, [u8]>> {
+    let at = r.offset();
     let bd = r.read_u8()?;
     match bd {
         0xD8..=0xDC | 0xE0..=0xE4 => {
             let n = to_usize(read_len(r, bd)?)?;
+            if n > max {
+                return Err(Error::str_too_long(n, max).at(at));
+            }
             r.read_slice(n, scratch)
         }
         NIL => Ok(Reference::Copied(&[])),
@@ -254,7 +271,12 @@ impl DecodeFormat for SimpleDecoder {
     const NAME: &'static str = "simple";
 
     fn side(&self) -> Option<Self> {
-        Some(SimpleDecoder)
+        Some(*self)
+    }
+
+    #[inline]
+    fn limit_str_len(&mut self, max: usize) {
+        self.max_str_len = max;
     }
 
     #[inline]
@@ -418,7 +440,7 @@ impl DecodeFormat for SimpleDecoder {
         r: &'s mut R,
         scratch: &'s mut Vec<u8>,
     ) -> Result<Reference<'de, 's, str>> {
-        read_bytes_as(r, scratch, "text string")?.into_str()
+        read_bytes_as(r, scratch, "text string", self.max_str_len)?.into_str()
     }
 
     #[inline]
@@ -427,7 +449,7 @@ impl DecodeFormat for SimpleDecoder {
         r: &'s mut R,
         scratch: &'s mut Vec<u8>,
     ) -> Result<Reference<'de, 's, [u8]>> {
-        read_bytes_as(r, scratch, "text string")
+        read_bytes_as(r, scratch, "text string", self.max_str_len)
     }
 
     #[inline]
@@ -436,7 +458,7 @@ impl DecodeFormat for SimpleDecoder {
         r: &'s mut R,
         scratch: &'s mut Vec<u8>,
     ) -> Result<Reference<'de, 's, [u8]>> {
-        read_bytes_as(r, scratch, "byte string")
+        read_bytes_as(r, scratch, "byte string", self.max_str_len)
     }
 
     #[inline]
@@ -524,11 +546,15 @@ impl DecodeFormat for SimpleDecoder {
         r: &'s mut R,
         scratch: &'s mut Vec<u8>,
     ) -> Result<(u64, Reference<'de, 's, [u8]>)> {
+        let at = r.offset();
         let bd = r.read_u8()?;
         if !(0xF8..=0xFC).contains(&bd) {
             return Err(unexpected_in(r, bd, "extension"));
         }
         let n = to_usize(read_len(r, bd)?)?;
+        if n > self.max_str_len {
+            return Err(Error::str_too_long(n, self.max_str_len).at(at));
+        }
         let tag = r.read_u8()?;
         Ok((tag as u64, r.read_slice(n, scratch)?))
     }

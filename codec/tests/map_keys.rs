@@ -99,6 +99,9 @@ impl<F: DecodeFormat> DecodeFormat for General<F> {
     fn side(&self) -> Option<Self> {
         self.0.side().map(General)
     }
+    fn limit_str_len(&mut self, max: usize) {
+        self.0.limit_str_len(max)
+    }
     fn peek_kind<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<Kind> {
         self.0.peek_kind(r)
     }

@@ -224,3 +224,122 @@ fn a_stream_of_values_reads_one_value_at_a_time() {
         }
     }
 }
+
+/// Counts the bytes a decoder takes from an endless reader.
+struct Counted<R> {
+    inner: R,
+    read: std::rc::Rc<std::cell::Cell<u64>>,
+}
+
+impl<R: std::io::Read> std::io::Read for Counted<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.read.set(self.read.get() + n as u64);
+        Ok(n)
+    }
+}
+
+/// `max_str_len` bounds what a reader copies: a string declaring more is
+/// refused at its header, and a JSON string (or a CBOR chunked one) as soon
+/// as its text passes the limit, at its first byte, with the error a slice
+/// gives; the decoder reads no more than its buffer ahead (here 200 MiB of
+/// string body would follow).
+#[test]
+fn max_str_len_stops_a_reader_at_the_limit() {
+    use std::io::Read as _;
+    let big = 200u32 << 20;
+    let be = big.to_be_bytes();
+    let cases: Vec<(AnyHandle, Vec<u8>, &[u8])> = vec![
+        (
+            AnyHandle::Msgpack(Default::default()),
+            [&[0xdb][..], &be].concat(),
+            b"a",
+        ),
+        (
+            AnyHandle::Msgpack(Default::default()),
+            [&[0xc6][..], &be].concat(),
+            b"a",
+        ),
+        (
+            AnyHandle::Cbor(Default::default()),
+            [&[0x7a][..], &be].concat(),
+            b"a",
+        ),
+        // Chunked: each chunk of 8 is under the limit, together they pass it.
+        (
+            AnyHandle::Cbor(Default::default()),
+            vec![0x7f],
+            b"\x68aaaaaaaa",
+        ),
+        (
+            AnyHandle::Binc(Default::default()),
+            [&[0x42][..], &be].concat(),
+            b"a",
+        ),
+        (
+            AnyHandle::Simple(Default::default()),
+            [&[0xdb][..], &be].concat(),
+            b"a",
+        ),
+        (AnyHandle::Json(Default::default()), b"  \"".to_vec(), b"a"),
+        (AnyHandle::Json(Default::default()), b"\"".to_vec(), b"a\\n"),
+    ];
+    for (mut h, head, body) in cases {
+        *h.options_mut() = h.options().clone().max_str_len(16);
+        let read = std::rc::Rc::new(std::cell::Cell::new(0));
+        let endless = Counted {
+            inner: std::io::Cursor::new(head.clone())
+                .chain(RepeatSlice { bytes: body, at: 0 }.take(u64::from(big))),
+            read: read.clone(),
+        };
+        let e = h.from_reader::<Value, _>(endless).unwrap_err();
+        let what = format!("{} {head:02x?}", h.name());
+        assert!(
+            matches!(
+                e.kind(),
+                ErrorKind::LengthLimitExceeded {
+                    limit: "max_str_len",
+                    max: 16,
+                    ..
+                }
+            ),
+            "{what}: {e}"
+        );
+        let start = head.iter().take_while(|&&b| b == b' ').count() as u64;
+        assert_eq!(e.offset(), Some(start), "{what}: {e}");
+        assert!(read.get() < 1 << 20, "{what}: read {} bytes", read.get());
+        // From a slice: the same error.
+        let mut bytes = head.clone();
+        while bytes.len() < head.len() + 64 {
+            bytes.extend_from_slice(body);
+        }
+        let s = h.from_slice::<Value>(&bytes).unwrap_err();
+        assert!(
+            matches!(
+                s.kind(),
+                ErrorKind::LengthLimitExceeded {
+                    limit: "max_str_len",
+                    ..
+                }
+            ),
+            "{what}: slice {s}"
+        );
+        assert_eq!(s.offset(), e.offset(), "{what}: slice {s}");
+    }
+}
+
+/// `bytes` over and over.
+struct RepeatSlice {
+    bytes: &'static [u8],
+    at: usize,
+}
+
+impl std::io::Read for RepeatSlice {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        for b in buf.iter_mut() {
+            *b = self.bytes[self.at];
+            self.at = (self.at + 1) % self.bytes.len();
+        }
+        Ok(buf.len())
+    }
+}
