@@ -134,8 +134,9 @@ fn unexpected_tag(tag: u64, expected: &'static str) -> Error {
     )
 }
 
-/// Reads the argument of a head whose initial byte `ib` was consumed.
-/// Additional information 31 (indefinite) is refused here.
+/// Reads the argument of a head whose initial byte `ib` was just consumed.
+/// Additional information 31 (indefinite) is refused here, and 28..=30
+/// (reserved), at `ib` itself.
 #[inline]
 fn read_arg<'de, R: Read<'de>>(r: &mut R, ib: u8) -> Result<u64> {
     match ib & 0x1f {
@@ -144,8 +145,8 @@ fn read_arg<'de, R: Read<'de>>(r: &mut R, ib: u8) -> Result<u64> {
         25 => Ok(u16::from_be_bytes(r.read_array()?) as u64),
         26 => Ok(u32::from_be_bytes(r.read_array()?) as u64),
         27 => Ok(u64::from_be_bytes(r.read_array()?)),
-        31 => Err(misplaced_indefinite(ib)),
-        _ => Err(reserved(ib)),
+        31 => Err(misplaced_indefinite(ib).at(r.offset().saturating_sub(1))),
+        _ => Err(reserved(ib).at(r.offset().saturating_sub(1))),
     }
 }
 
@@ -287,8 +288,8 @@ impl Number {
             Number::Neg(n) => (-1 - n as i128).to_string(),
             Number::Big(v) => v.to_string(),
             Number::BigU(v) => v.to_string(),
-            Number::F32(v) => v.to_string(),
-            Number::F64(v) => v.to_string(),
+            Number::F32(v) => format!("{v:?}"),
+            Number::F64(v) => format!("{v:?}"),
         }
     }
 
@@ -609,7 +610,7 @@ fn skip_item<'de, R: Read<'de>>(r: &mut R, depth: u32) -> Result<()> {
         _ => match ib & 0x1f {
             0..=23 => Ok(()),
             24 => match r.read_u8()? {
-                n if n < 32 => Err(bad_simple(n)),
+                n if n < 32 => Err(bad_simple(n).at(r.offset() - 2)),
                 _ => Ok(()),
             },
             25 => r.skip(2),
@@ -899,7 +900,7 @@ impl DecodeFormat for CborDecoder {
             Number::BigU(v) => (v as f32, v as f64),
         };
         if v.is_infinite() && wide.is_finite() {
-            return Err(Error::out_of_range("f32", wide));
+            return Err(Error::out_of_range("f32", format_args!("{wide:?}")));
         }
         Ok(v)
     }
@@ -1119,7 +1120,7 @@ impl DecodeFormat for CborDecoder {
             0xf8 => {
                 r.read_u8()?;
                 match r.read_u8()? {
-                    n if n < 32 => Err(bad_simple(n)),
+                    n if n < 32 => Err(bad_simple(n).at(r.offset() - 2)),
                     n => Ok(n),
                 }
             }

@@ -380,3 +380,37 @@ fn integer_heads_read_the_same_from_the_buffer_and_the_general_path() {
     }
     assert_eq!(heads, 2 * 38, "heads tried");
 }
+
+/// Reserved additional information (28..=30), a misplaced indefinite
+/// length and a two-byte simple value below 32 are errors at the item's
+/// first byte, from a slice and from a one-byte reader, into typed targets
+/// and into `Value`.
+#[test]
+fn malformed_heads_point_at_their_first_byte() {
+    let h = CborHandle::default();
+    let cases: &[(&str, u64)] = &[
+        ("1c", 0),
+        ("1f", 0),
+        ("3d", 0),
+        ("9c", 0),
+        ("bc", 0),
+        ("82011d", 2),
+        ("f810", 0),
+        ("81f810", 1),
+    ];
+    for &(hex, at) in cases {
+        let bytes = unhex(hex);
+        let mut errors = vec![
+            from_slice::<Value, _>(&bytes, &h).unwrap_err(),
+            from_reader::<Value, _, _>(Trickle(&bytes), &h).unwrap_err(),
+        ];
+        match bytes[0] >> 5 {
+            0 | 1 => errors.push(from_slice::<i64, _>(&bytes, &h).unwrap_err()),
+            4 => errors.push(from_slice::<Vec<u8>, _>(&bytes, &h).unwrap_err()),
+            _ => {}
+        }
+        for e in errors {
+            assert_eq!(e.offset(), Some(at), "{hex}: {e}");
+        }
+    }
+}

@@ -354,7 +354,7 @@ impl DecodeFormat for ValueWalker<'_> {
                 // As the formats do: a finite value beyond `f32`'s range
                 // is an error, not an infinity.
                 Some(f) if f.is_finite() && f.abs() > f64::from(f32::MAX) => {
-                    Err(Error::out_of_range("f32", f))
+                    Err(Error::out_of_range("f32", format_args!("{f:?}")))
                 }
                 Some(f) => Ok(f as f32),
                 None => Err(value_mismatch(v, "f32")),

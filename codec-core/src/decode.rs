@@ -378,6 +378,17 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
         e.at(self.r.offset())
     }
 
+    /// `e` placed at the next item's first byte, past any whitespace before
+    /// it (JSON). For errors about an item not read yet.
+    #[cold]
+    #[inline(never)]
+    fn at_next_item(&mut self, e: Error) -> Error {
+        match self.f.peek_kind(&mut self.r) {
+            Ok(_) => e.at(self.next_item_offset()),
+            Err(_) => self.at(e),
+        }
+    }
+
     /// Adds the offset to an error of the driver, and quotes the value of an
     /// item that a type mismatch left unread ([`Kind::mismatch_unread`]).
     #[cold]
@@ -443,8 +454,10 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
             // Something was read since: the item is gone.
             return e.quoted(None);
         }
-        let found = describe_next(&mut self.f, &mut self.r, &mut self.scratch, &self.opts);
-        e.quoted(found)
+        match describe_next(&mut self.f, &mut self.r, &mut self.scratch, &self.opts) {
+            Ok(found) => e.quoted(found),
+            Err(malformed) => malformed,
+        }
     }
 
     /// The error for a next item of `kind` that the target (`expected`) cannot
@@ -745,7 +758,7 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
             seq.len = Some(seq.index);
         }
         if more && seq.index > self.opts.max_len {
-            return Err(self.at(limit("max_len", seq.index, self.opts.max_len)));
+            return Err(self.at_next_item(limit("max_len", seq.index, self.opts.max_len)));
         }
         Ok(more)
     }
@@ -796,7 +809,7 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
             seq.len = Some(seq.index);
         }
         if more && seq.index > self.opts.max_len {
-            return Err(self.at(limit("max_len", seq.index, self.opts.max_len)));
+            return Err(self.at_next_item(limit("max_len", seq.index, self.opts.max_len)));
         }
         Ok(more)
     }
@@ -1364,10 +1377,38 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
     #[inline]
     pub fn fixed_array_end(&mut self, mut seq: Seq, n: usize) -> Result<()> {
         if self.opts.error_on_array_overflow && self.array_next(&mut seq)? {
-            let found = seq.len.unwrap_or(seq.index);
-            return Err(self.at(Error::new(ErrorKind::InvalidLength { expected: n, found })));
+            return Err(self.array_overflow(seq, n));
         }
         self.array_end(seq)
+    }
+
+    /// The error for an array with more than the `n` items its target
+    /// takes, the reader standing before item `n`: placed at that item,
+    /// past any whitespace, and counting the array's items, which for an
+    /// array without a declared length (JSON, CBOR indefinite) means
+    /// skipping the rest of it (decoding has failed, so reading on is
+    /// harmless). An error while skipping is returned instead.
+    #[cold]
+    #[inline(never)]
+    fn array_overflow(&mut self, mut seq: Seq, n: usize) -> Error {
+        if let Err(e) = self.f.peek_kind(&mut self.r) {
+            return self.fail(e);
+        }
+        let at = self.next_item_offset();
+        let found = match seq.len {
+            Some(len) => len,
+            None => loop {
+                if let Err(e) = self.skip() {
+                    return e;
+                }
+                match self.array_next(&mut seq) {
+                    Ok(true) => {}
+                    Ok(false) => break seq.index,
+                    Err(e) => return e,
+                }
+            },
+        };
+        Error::new(ErrorKind::InvalidLength { expected: n, found }).at(at)
     }
 
     /// Ends a struct with named fields read from an array (`toarray`) after
@@ -1378,67 +1419,86 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
     pub fn struct_array_end(&mut self, mut seq: Seq, n: usize) -> Result<()> {
         let strict = self.opts.error_on_unknown_field || self.opts.error_on_array_overflow;
         if strict && self.array_next(&mut seq)? {
-            let found = seq.len.unwrap_or(seq.index);
-            return Err(self.at(Error::new(ErrorKind::InvalidLength { expected: n, found })));
+            return Err(self.array_overflow(seq, n));
         }
         self.array_end(seq)
     }
 }
 
 /// Reads the next item to describe it in a type-mismatch message; `None` if
-/// it cannot be read (the message then names the kind only). Strings longer
-/// than `max_str_len` are not quoted.
+/// it cannot be read (the message then names the kind only), or the error
+/// of reading it where the item is malformed (syntax, end of input), which
+/// the caller reports instead of the mismatch. Strings longer than
+/// `max_str_len` are not quoted.
 #[cold]
 fn describe_next<'de, F: DecodeFormat, R: Read<'de>>(
     f: &mut F,
     r: &mut R,
     scratch: &mut Vec<u8>,
     opts: &DecodeOptions,
-) -> Option<String> {
+) -> std::result::Result<Option<String>, Error> {
     let max = opts.max_str_len;
-    let found = match f.peek_kind(r).ok()? {
-        Kind::Nil => Found::Nil,
-        Kind::Bool => Found::Bool(f.read_bool(r).ok()?),
-        Kind::Int | Kind::BigInt => Found::Int(f.read_i128(r).ok()?),
-        Kind::Uint => Found::Uint(f.read_u128(r).ok()?),
-        Kind::Float32 | Kind::Float64 => Found::Float(f.read_f64(r).ok()?),
-        Kind::Str => {
-            let s = f.read_str(r, scratch).ok()?;
-            if s.len() > max {
-                return None;
+    // A malformed item (bad syntax, cut short) is that error, not a type
+    // mismatch with a kind guessed from its first byte (JSON `trux`);
+    // anything else leaves the item unquoted.
+    macro_rules! read {
+        ($e:expr) => {
+            match $e {
+                Ok(v) => v,
+                Err(e) if matches!(e.kind(), ErrorKind::Syntax(_)) || e.is_eof() => {
+                    let at = r.offset();
+                    return Err(e.at(at));
+                }
+                Err(_) => return Ok(None),
             }
-            return Some(
+        };
+    }
+    let found = match read!(f.peek_kind(r)) {
+        Kind::Nil => {
+            read!(f.try_nil(r));
+            Found::Nil
+        }
+        Kind::Bool => Found::Bool(read!(f.read_bool(r))),
+        Kind::Int | Kind::BigInt => Found::Int(read!(f.read_i128(r))),
+        Kind::Uint => Found::Uint(read!(f.read_u128(r))),
+        Kind::Float32 | Kind::Float64 => Found::Float(read!(f.read_f64(r))),
+        Kind::Str => {
+            let s = read!(f.read_str(r, scratch));
+            if s.len() > max {
+                return Ok(None);
+            }
+            return Ok(Some(
                 Found::Text {
                     head: s.as_bytes(),
                     len: s.len(),
                 }
                 .to_string(),
-            );
+            ));
         }
         Kind::Bytes => {
-            let b = f.read_bytes(r, scratch).ok()?;
+            let b = read!(f.read_bytes(r, scratch));
             if b.len() > max {
-                return None;
+                return Ok(None);
             }
             Found::Bytes(b.len())
         }
-        Kind::Array => Found::Array(f.array_begin(r).ok()?.len),
-        Kind::Map => Found::Map(f.map_begin(r).ok()?.len),
+        Kind::Array => Found::Array(read!(f.array_begin(r)).len),
+        Kind::Map => Found::Map(read!(f.map_begin(r)).len),
         Kind::Ext => {
-            let (tag, data) = f.read_ext(r, scratch).ok()?;
+            let (tag, data) = read!(f.read_ext(r, scratch));
             if data.len() > max {
-                return None;
+                return Ok(None);
             }
             Found::Ext {
                 tag,
                 len: data.len(),
             }
         }
-        Kind::Time => Found::Time(f.read_time(r, scratch).ok()?),
-        Kind::Tag => Found::Tag(f.read_tag(r).ok()?),
-        Kind::Simple => Found::Simple(f.read_simple(r).ok()?),
+        Kind::Time => Found::Time(read!(f.read_time(r, scratch))),
+        Kind::Tag => Found::Tag(read!(f.read_tag(r))),
+        Kind::Simple => Found::Simple(read!(f.read_simple(r))),
     };
-    Some(found.to_string())
+    Ok(Some(found.to_string()))
 }
 
 /// A text key of entry `i` at `off` longer than `max_str_len` (`max`) is an error.

@@ -188,7 +188,7 @@ impl Number {
                 {
                     Ok(f as i64)
                 } else {
-                    Err(Error::out_of_range("i64", f))
+                    Err(Error::out_of_range("i64", format_args!("{f:?}")))
                 }
             }
         }
@@ -205,7 +205,7 @@ impl Number {
                 if f.fract() == 0.0 && (0.0..1.844_674_407_370_955_2e19).contains(&f) {
                     Ok(f as u64)
                 } else {
-                    Err(Error::out_of_range("u64", f))
+                    Err(Error::out_of_range("u64", format_args!("{f:?}")))
                 }
             }
         }

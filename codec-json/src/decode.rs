@@ -997,7 +997,7 @@ impl JsonDecoder {
         self.number_in_range(r, "f32", true, |n| {
             let v = n.to_f32();
             if v.is_infinite() {
-                return Err(Error::out_of_range("f32", n.to_f64()));
+                return Err(Error::out_of_range("f32", format_args!("{:?}", n.to_f64())));
             }
             Ok(v)
         })

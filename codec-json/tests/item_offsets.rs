@@ -121,3 +121,35 @@ fn a_narrow_integer_out_of_range_points_at_the_number() {
     let c = from_reader::<S, _, _>(OneByte(doc.as_bytes()), &h).unwrap_err();
     assert_eq!(c.offset(), Some(doc.rfind(':').unwrap() as u64 + 1), "{c}");
 }
+
+/// A malformed token where a typed target expected another kind is the
+/// syntax error (or end of input) it is, as it is into `Value`, not a
+/// type mismatch with a kind guessed from its first byte.
+#[test]
+fn malformed_tokens_into_typed_targets_are_syntax_errors() {
+    use codec_core::{ErrorKind, from_slice};
+    let h = codec_json::JsonHandle::default();
+    let syntax = |r: codec_core::Result<()>, doc: &str| {
+        let e = r.unwrap_err();
+        assert!(matches!(e.kind(), ErrorKind::Syntax(_)), "{doc}: {e}");
+        let v = from_slice::<codec_core::Value, _>(doc.as_bytes(), &h).unwrap_err();
+        assert_eq!(e.offset(), v.offset(), "{doc}: {e} / Value: {v}");
+    };
+    for doc in ["[1, trux]", "[1, nulx]", "[1, -]", "[1, fals]"] {
+        syntax(from_slice::<Vec<u8>, _>(doc.as_bytes(), &h).map(drop), doc);
+    }
+    for doc in [r#"["a", nulx]"#, r#"["a", -]"#, r#"["a", 1.]"#] {
+        syntax(
+            from_slice::<Vec<String>, _>(doc.as_bytes(), &h).map(drop),
+            doc,
+        );
+    }
+    let e = from_slice::<u8, _>(b"tru", &h).unwrap_err();
+    assert!(e.is_eof(), "{e}");
+    // A well-formed item of another kind is still a mismatch that quotes it.
+    let e = from_slice::<Vec<u8>, _>(b"[1, true]", &h).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "expected u8, found bool true at [1] (byte 4)"
+    );
+}

@@ -497,7 +497,7 @@ impl DecodeFormat for MsgpackDecoder {
                 if f.fract() == 0.0 && (-TWO_63..TWO_63).contains(&f) {
                     Ok(f as i64)
                 } else {
-                    Err(Error::out_of_range("i64", f))
+                    Err(Error::out_of_range("i64", format_args!("{f:?}")))
                 }
             }
         }
@@ -512,7 +512,7 @@ impl DecodeFormat for MsgpackDecoder {
                 if f.fract() == 0.0 && (0.0..2.0 * TWO_63).contains(&f) {
                     Ok(f as u64)
                 } else {
-                    Err(Error::out_of_range("u64", f))
+                    Err(Error::out_of_range("u64", format_args!("{f:?}")))
                 }
             }
         }
@@ -578,7 +578,7 @@ impl DecodeFormat for MsgpackDecoder {
             Num::U(v) => Ok(v as f32),
             Num::F(f) => {
                 if f.is_finite() && f.abs() > f64::from(f32::MAX) {
-                    Err(Error::out_of_range("f32", f))
+                    Err(Error::out_of_range("f32", format_args!("{f:?}")))
                 } else {
                     Ok(f as f32)
                 }

@@ -429,7 +429,7 @@ impl DecodeFormat for SimpleDecoder {
         let v = self.read_f64(r)?;
         let n = v as f32;
         if v.is_finite() && n.is_infinite() {
-            return Err(Error::out_of_range("f32", v));
+            return Err(Error::out_of_range("f32", format_args!("{v:?}")));
         }
         Ok(n)
     }

@@ -1113,3 +1113,82 @@ fn enum_without_variants_is_a_type_mismatch_naming_it() {
         check_located(&h, &err, ".m", at);
     }
 }
+
+/// An array longer than `max_len` or than a fixed-size target (with
+/// `error_on_array_overflow`) is refused at the first item too many, past
+/// the whitespace before it, and the error counts the array's items also
+/// where the array declares no length (JSON, CBOR indefinite).
+#[test]
+fn array_overflow_points_at_the_extra_item_and_counts_them_all() {
+    let json = |opts: codec::Options| {
+        AnyHandle::Json(codec::JsonHandle {
+            options: opts,
+            ..Default::default()
+        })
+    };
+    let strict = codec::Options::default().error_on_array_overflow(true);
+    let h = json(codec::Options::default().max_len(2));
+    let e = h.from_slice::<Vec<u8>>(b"[1, 2, 3]").unwrap_err();
+    assert!(
+        matches!(
+            e.kind(),
+            ErrorKind::LengthLimitExceeded {
+                limit: "max_len",
+                ..
+            }
+        ),
+        "{e}"
+    );
+    assert_eq!(e.offset(), Some(7), "{e}");
+    let h = json(strict.clone());
+    let e = h.from_slice::<[u8; 2]>(b"[1, 2,\n 3, 4, 5]").unwrap_err();
+    assert_eq!(e.to_string(), "expected 2 elements, found 5 (byte 8)");
+    let cbor = AnyHandle::Cbor(codec::CborHandle {
+        options: strict.clone(),
+        ..Default::default()
+    });
+    let e = cbor
+        .from_slice::<[u8; 2]>(&[0x9f, 1, 2, 3, 4, 0xff])
+        .unwrap_err();
+    assert_eq!(e.to_string(), "expected 2 elements, found 4 (byte 3)");
+    let msgpack = AnyHandle::Msgpack(codec::MsgpackHandle {
+        options: strict,
+        ..Default::default()
+    });
+    let e = msgpack
+        .from_slice::<[u8; 2]>(&[0x95, 1, 2, 3, 4, 5])
+        .unwrap_err();
+    assert_eq!(e.to_string(), "expected 2 elements, found 5 (byte 3)");
+}
+
+/// A float too large for its target is shown short (`1e300`), not as its
+/// 301 digits.
+#[test]
+fn float_out_of_range_is_shown_short() {
+    let bits = 1e300f64.to_bits().to_be_bytes();
+    for (h, bytes) in [
+        (
+            AnyHandle::Msgpack(Default::default()),
+            [&[0xcb][..], &bits].concat(),
+        ),
+        (
+            AnyHandle::Cbor(Default::default()),
+            [&[0xfb][..], &bits].concat(),
+        ),
+    ] {
+        let e = h.from_slice::<f32>(&bytes).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "number 1e300 does not fit in f32 (byte 0)",
+            "{}",
+            h.name()
+        );
+        let e = h.from_slice::<i64>(&bytes).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "number 1e300 does not fit in i64 (byte 0)",
+            "{}",
+            h.name()
+        );
+    }
+}
