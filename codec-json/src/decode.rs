@@ -355,8 +355,8 @@ fn read_escape<'de, R: Read<'de>>(r: &mut R, out: &mut Vec<u8>) -> Result<()> {
 /// Reads the rest of a string (the opening quote consumed), borrowing from
 /// the input when it has no escape and the reader allows it. Bytes without
 /// escapes are not checked for UTF-8 (the callers read a literal or a
-/// number from them); bytes that go the general way ([`read_string_slow`])
-/// are.
+/// number from them), nor are those unescaped the general way
+/// ([`read_bytes_slow`]), so a slice and a reader agree.
 #[inline]
 fn read_string_body<'de, 's, R: Read<'de>>(
     r: &'s mut R,
@@ -376,9 +376,7 @@ fn read_string_body<'de, 's, R: Read<'de>>(
             Reference::Copied(b) => Reference::Copied(&b[..i]),
         });
     }
-    Ok(Reference::Copied(
-        read_string_slow(r, scratch, max)?.as_bytes(),
-    ))
+    Ok(Reference::Copied(read_bytes_slow(r, scratch, max)?))
 }
 
 /// [`read_string_body`] for text: checked for UTF-8, unless the scan for
@@ -477,6 +475,34 @@ fn read_string_slow<'de, 's, R: Read<'de>>(
     scratch: &'s mut Vec<u8>,
     max: usize,
 ) -> Result<&'s str> {
+    let (checked, used) = unescape_string::<R, true>(r, scratch, max)?;
+    codec_core::str_from_utf8(scratch)
+        .map_err(|e| utf8_error_in_run(e, r, scratch, &checked, used, true))
+}
+
+/// [`read_string_slow`] for a string read as bytes (a quoted number or
+/// bool, whose text a target parses): not checked for UTF-8, as the
+/// buffered path does not check it, so that a reader gives the slice's
+/// result (a type mismatch quoting the text, not invalid UTF-8).
+fn read_bytes_slow<'de, 's, R: Read<'de>>(
+    r: &mut R,
+    scratch: &'s mut Vec<u8>,
+    max: usize,
+) -> Result<&'s [u8]> {
+    unescape_string::<R, false>(r, scratch, max)?;
+    Ok(scratch)
+}
+
+/// Unescapes a string into `scratch` up to its closing quote, checking
+/// the text of each buffer but the last for UTF-8 when `TEXT`
+/// ([`read_string_slow`] checks the rest); returns how far it checked and
+/// the bytes of the last buffer used.
+#[inline(always)]
+fn unescape_string<'de, R: Read<'de>, const TEXT: bool>(
+    r: &mut R,
+    scratch: &mut Vec<u8>,
+    max: usize,
+) -> Result<(Checked, usize)> {
     scratch.clear();
     let quote = r.offset().saturating_sub(1);
     let mut checked = Checked::default();
@@ -491,19 +517,21 @@ fn read_string_slow<'de, 's, R: Read<'de>>(
             return Err(Error::str_too_long(scratch.len(), max).at(quote));
         }
         match stop {
-            RunEnd::Quote => {
-                return codec_core::str_from_utf8(scratch)
-                    .map_err(|e| utf8_error_in_run(e, r, scratch, &checked, used, true));
-            }
-            RunEnd::Buffer => checked = check_run(r, scratch, &checked, used, false)?,
+            RunEnd::Quote => return Ok((checked, used)),
+            RunEnd::Buffer if TEXT => checked = check_run(r, scratch, &checked, used, false)?,
+            RunEnd::Buffer => {}
             // Cut by the buffer's end, or invalid: the reader's path
             // decodes it or reports it (after the text before it).
             RunEnd::Escape => {
-                checked = check_run(r, scratch, &checked, used, true)?;
+                if TEXT {
+                    checked = check_run(r, scratch, &checked, used, true)?;
+                }
                 read_escape(r, scratch)?;
             }
             RunEnd::Control => {
-                check_run(r, scratch, &checked, used, true)?;
+                if TEXT {
+                    check_run(r, scratch, &checked, used, true)?;
+                }
                 let at = r.offset() - 1;
                 return Err(syntax("control character in string (must be escaped)").at(at));
             }

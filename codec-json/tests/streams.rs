@@ -118,3 +118,20 @@ fn typed_streams_check_the_delimiter_too() {
         ErrorKind::Syntax(_)
     ));
 }
+
+/// A quoted string read as a number is not checked for UTF-8 from a
+/// reader either (nor from a slice): both give the same type mismatch.
+#[test]
+fn quoted_numbers_are_not_utf8_checked_from_a_reader_either() {
+    use codec_core::{from_reader, from_slice};
+    let h = JsonHandle::default();
+    for doc in [&b"\"\xde7\""[..], b"\"1\\n\xff\"", b" \"\xc3\""] {
+        let s = from_slice::<u8, _>(doc, &h).unwrap_err();
+        assert!(
+            matches!(s.kind(), ErrorKind::TypeMismatch { .. }),
+            "{doc:?}: {s}"
+        );
+        let r = from_reader::<u8, _, _>(OneByte(doc), &h).unwrap_err();
+        assert_eq!(r.to_string(), s.to_string(), "{doc:?}");
+    }
+}
