@@ -1515,17 +1515,8 @@ impl DecodeFormat for JsonDecoder {
             b'"' if self.in_key && self.parse_quoted_keys => return Ok(None),
             b'"' => {
                 r.consume(1);
+                // `max_str_len` is checked as the string is read, at its quote.
                 let s = read_str_body(r, scratch, self.max_str_len).map_err(|e| e.at(before))?;
-                if s.len() > opts.max_str_len {
-                    // Checked here rather than by the shared driver, which
-                    // does not know where the string began.
-                    return Err(Error::new(ErrorKind::LengthLimitExceeded {
-                        limit: "max_str_len",
-                        len: s.len() as u64,
-                        max: opts.max_str_len as u64,
-                    })
-                    .at(before));
-                }
                 return Ok(Some(put(Scalar::Str(&s))));
             }
             b'-' | b'0'..=b'9' => {
