@@ -475,8 +475,25 @@ fn read_string_slow<'de, 's, R: Read<'de>>(
     scratch: &'s mut Vec<u8>,
     max: usize,
 ) -> Result<&'s str> {
-    let (checked, used) = unescape_string::<R, true>(r, scratch, max)?;
+    let (checked, used) = unescape_string::<R, true, true>(r, scratch, max)?;
     codec_core::str_from_utf8(scratch)
+        .map_err(|e| utf8_error_in_run(e, r, scratch, &checked, used, true))
+}
+
+/// Skips the rest of a string (the opening quote consumed), checking it
+/// as [`read_str_body`] reads it, with the same errors at the same
+/// offsets, but keeping none of its text: a string wholly in the buffer
+/// is checked in place ([`crate::skip::string`]); else `scratch` holds no
+/// more than the text of one of the reader's buffers at a time, whatever
+/// the string's length (skipping has no `max_str_len` to stop at).
+fn skip_str_body<'de, R: Read<'de>>(r: &mut R, scratch: &mut Vec<u8>) -> Result<()> {
+    if let Some(n) = crate::skip::string(r.fill_buf()?, 0) {
+        r.consume(n);
+        return Ok(());
+    }
+    let (checked, used) = unescape_string::<R, true, false>(r, scratch, usize::MAX)?;
+    codec_core::str_from_utf8(scratch)
+        .map(drop)
         .map_err(|e| utf8_error_in_run(e, r, scratch, &checked, used, true))
 }
 
@@ -489,16 +506,18 @@ fn read_bytes_slow<'de, 's, R: Read<'de>>(
     scratch: &'s mut Vec<u8>,
     max: usize,
 ) -> Result<&'s [u8]> {
-    unescape_string::<R, false>(r, scratch, max)?;
+    unescape_string::<R, false, true>(r, scratch, max)?;
     Ok(scratch)
 }
 
 /// Unescapes a string into `scratch` up to its closing quote, checking
 /// the text of each buffer but the last for UTF-8 when `TEXT`
 /// ([`read_string_slow`] checks the rest); returns how far it checked and
-/// the bytes of the last buffer used.
+/// the bytes of the last buffer used. Unless `KEEP`, the text checked is
+/// dropped from `scratch` as it is checked (all but a character cut by a
+/// buffer's end), for a string that is skipped.
 #[inline(always)]
-fn unescape_string<'de, R: Read<'de>, const TEXT: bool>(
+fn unescape_string<'de, R: Read<'de>, const TEXT: bool, const KEEP: bool>(
     r: &mut R,
     scratch: &mut Vec<u8>,
     max: usize,
@@ -526,7 +545,11 @@ fn unescape_string<'de, R: Read<'de>, const TEXT: bool>(
                 if TEXT {
                     checked = check_run(r, scratch, &checked, used, true)?;
                 }
+                if !KEEP {
+                    drop_checked(scratch, &mut checked);
+                }
                 read_escape(r, scratch)?;
+                continue;
             }
             RunEnd::Control => {
                 if TEXT {
@@ -536,7 +559,20 @@ fn unescape_string<'de, R: Read<'de>, const TEXT: bool>(
                 return Err(syntax("control character in string (must be escaped)").at(at));
             }
         }
+        if !KEEP {
+            drop_checked(scratch, &mut checked);
+        }
     }
+}
+
+/// Drops from `scratch` the text that `checked` says is UTF-8, keeping a
+/// character cut by a buffer's end, for [`skip_str_body`]: what is left
+/// starts on a character boundary, so the checks that follow read it as
+/// they read the whole text.
+#[inline(always)]
+fn drop_checked(scratch: &mut Vec<u8>, checked: &mut Checked) {
+    scratch.drain(..checked.upto);
+    checked.upto = 0;
 }
 
 /// How much of [`read_string_slow`]'s text has been checked for UTF-8,
@@ -1319,7 +1355,7 @@ impl JsonDecoder {
                 }
                 b'"' => {
                     r.consume(1);
-                    read_str_body(r, scratch, usize::MAX)?;
+                    skip_str_body(r, scratch)?;
                 }
                 b't' => expect_literal(r, b"true")?,
                 b'f' => expect_literal(r, b"false")?,
@@ -1387,7 +1423,7 @@ fn skip_key<'de, R: Read<'de>>(r: &mut R, scratch: &mut Vec<u8>) -> Result<()> {
         return Err(unexpected(b, "a string key"));
     }
     r.consume(1);
-    read_str_body(r, scratch, usize::MAX)?;
+    skip_str_body(r, scratch)?;
     let b = next_token(r)?;
     if b != b':' {
         return Err(unexpected(b, "':'"));
@@ -1996,6 +2032,32 @@ fn quoted_number(text: &[u8], expected: &'static str, f32: bool) -> Result<Num> 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A string skipped from a reader, however long, keeps no more than
+    /// one of the reader's buffers of its text (8 KiB) in the scratch
+    /// buffer, escapes or not, and its text is still checked to the end.
+    #[test]
+    fn a_skipped_string_keeps_one_buffer_of_its_text() {
+        let long = |piece: &str, end: &[u8]| {
+            let mut s = piece.repeat(1 << 20).into_bytes();
+            s.extend_from_slice(end);
+            s
+        };
+        for piece in [r"\n", r"\u00e9", r"é\t", "ab"] {
+            let input = long(piece, b"\" ");
+            let mut r = codec_core::IoReader::new(&input[..]);
+            let mut scratch = Vec::new();
+            skip_str_body(&mut r, &mut scratch).unwrap();
+            assert_eq!(r.offset(), input.len() as u64 - 1, "{piece}");
+            let kept = scratch.capacity();
+            assert!(kept <= 16 * 1024, "{piece}: {kept}");
+            // A bad byte at the very end is found, where it is.
+            let input = long(piece, br#"\x""#);
+            let mut r = codec_core::IoReader::new(&input[..]);
+            let e = skip_str_body(&mut r, &mut Vec::new()).unwrap_err();
+            assert_eq!(e.offset(), Some(input.len() as u64 - 3), "{piece}: {e}");
+        }
+    }
 
     /// Every byte value at every position of four hex digits, against
     /// the standard parser (which takes the same digits, both cases).

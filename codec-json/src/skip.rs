@@ -98,7 +98,7 @@ fn key(buf: &[u8], i: usize) -> Option<usize> {
 /// checked as the general path reads it; returns the index after its
 /// closing quote.
 #[inline(always)]
-fn string(buf: &[u8], start: usize) -> Option<usize> {
+pub(crate) fn string(buf: &[u8], start: usize) -> Option<usize> {
     let body = buf.get(start..)?;
     if let Some((n, ascii)) = find_string_stop_ascii(body)
         && body[n] == b'"'
