@@ -459,6 +459,7 @@ fn eof_or_peek<'de, R: Read<'de>>(r: &mut R) -> Result<u8> {
 
 impl DecodeFormat for BincDecoder {
     const NAME: &'static str = "binc";
+    const NIL_IS_ZERO: bool = true;
 
     /// A fresh symbol table and budget, the same `max_symbols`: extension
     /// contents are encoded on their own.

@@ -412,6 +412,14 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
         self.f.next_item_offset(self.r.offset())
     }
 
+    /// Whether this format reads nil as a scalar's zero value
+    /// ([`DecodeFormat::NIL_IS_ZERO`]); derived enums with integer tags
+    /// read it as tag 0.
+    #[inline]
+    pub fn nil_is_zero(&self) -> bool {
+        F::NIL_IS_ZERO
+    }
+
     /// [`Decoder::fail`] for a number read from offset `at`: a range error
     /// (the number read whole, and found not to fit) points at `at`, the
     /// number's first byte, unless the format placed it already.

@@ -749,6 +749,11 @@ pub fn read_int_key<'de, R: Read<'de>, F: DecodeFormat>(
                 Err(_) => IntKey::Other(format!("{:?}", &*s)),
             })
         }
+        // Tag 0 written as nil (Simple's `enc_zero_values_as_nil`).
+        Kind::Nil if F::NIL_IS_ZERO => {
+            d.decode_nil()?;
+            Ok(IntKey::Int(0))
+        }
         kind => {
             d.skip()?;
             Ok(IntKey::Other(format!("({kind})")))

@@ -459,6 +459,12 @@ pub trait DecodeFormat: Sized {
     /// match the encoding half. Defaults to [`ExtStyle::Ext`].
     const EXT_STYLE: ExtStyle = ExtStyle::Ext;
 
+    /// Whether nil reads as the zero value of a scalar target (a number,
+    /// a bool, a string, an integer enum tag), as in Binc and Simple, whose
+    /// ugorji encoders may write zero values as nil; else (the default)
+    /// nil into a scalar is a type mismatch.
+    const NIL_IS_ZERO: bool = false;
+
     /// A fresh driver with the same options and no per-stream state (no binc
     /// symbols), used to decode the content of an [`ExtStyle::Ext`] extension
     /// on its own. `None` (the default) when the format cannot; decoding such

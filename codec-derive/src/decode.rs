@@ -751,7 +751,11 @@ fn enum_body(cx: &Cx<'_>, ident: &syn::Ident, en: &crate::model::Enum) -> TokenS
         }
     }
     let tag_kinds = if en.index {
-        quote!(#k::Kind::Int | #k::Kind::Uint | #k::Kind::BigInt | #k::Kind::Str)
+        // Nil too where nil is a zero integer: tag 0 written as nil.
+        quote! {
+            #k::Kind::Int | #k::Kind::Uint | #k::Kind::BigInt | #k::Kind::Str
+            | #k::Kind::Nil if __kind != #k::Kind::Nil || __d.nil_is_zero()
+        }
     } else {
         quote!(#k::Kind::Str | #k::Kind::Bytes)
     };

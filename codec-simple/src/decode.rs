@@ -269,6 +269,7 @@ fn float_array<'de, R: Read<'de>, T, const N: usize>(
 
 impl DecodeFormat for SimpleDecoder {
     const NAME: &'static str = "simple";
+    const NIL_IS_ZERO: bool = true;
 
     fn side(&self) -> Option<Self> {
         Some(*self)

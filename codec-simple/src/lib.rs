@@ -102,8 +102,9 @@ pub struct SimpleHandle {
     pub options: Options,
     /// Write `false`, integer 0, float ±0.0 and `""` as nil (`01`), except as
     /// map keys (ugorji's `EncZeroValuesAsNil`). Default `false`. A derived
-    /// enum's integer tag (`#[codec(index)]`) is never nil: tag 0 names a
-    /// variant (Go has no enums, so ugorji has no such case).
+    /// enum's integer tag (`#[codec(index)]`) is never written as nil: tag 0
+    /// names a variant. Nil is read as tag 0, though, as ugorji writes a
+    /// zero Go integer "enum" (Go has no enums) under this option.
     pub enc_zero_values_as_nil: bool,
 }
 

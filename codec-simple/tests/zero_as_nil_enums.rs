@@ -1,7 +1,8 @@
 //! Derived enums with integer tags (`#[codec(index)]`) under
 //! `enc_zero_values_as_nil`: a tag is never written as nil (tag 0 is a
 //! variant, not a zero value), so every variant comes back, bare or in
-//! map form, on its own or inside a struct.
+//! map form, on its own or inside a struct. Nil, as ugorji writes a zero
+//! Go integer "enum", reads as tag 0.
 
 mod common;
 
@@ -95,4 +96,34 @@ fn every_variant_round_trips() {
         let v: Value = from_slice(&to_vec(&Idx::A, &h).unwrap(), &h).unwrap();
         assert_eq!(v, Value::Uint(0));
     }
+}
+
+/// ugorji writes a Go integer "enum" that is zero as nil under
+/// `EncZeroValuesAsNil` (`01`): read as tag 0, bare or in a struct, as a
+/// zero integer is; where no variant has tag 0, it is an unknown variant.
+#[test]
+fn nil_reads_as_tag_zero() {
+    #[derive(Codec, Debug, PartialEq)]
+    #[codec(index)]
+    enum NoZero {
+        #[codec(index = 1)]
+        One,
+    }
+    #[derive(Codec, Debug, PartialEq)]
+    struct Go {
+        n: u32,
+        e: Idx,
+    }
+    let h = zero_nil();
+    assert_eq!(from_slice::<Idx, _>(&hex("01"), &h).unwrap(), Idx::A);
+    // {"n": nil, "e": nil}, as ugorji writes `Go{}`.
+    let go = hex("f1 02 d9 01 6e 01 d9 01 65 01");
+    let back: Go = from_slice(&go, &h).unwrap();
+    assert_eq!(back, Go { n: 0, e: Idx::A });
+    // Tag 0 with a payload is a bare tag that needs one.
+    let e = from_slice::<Zero, _>(&hex("01"), &h).unwrap_err();
+    assert!(e.to_string().contains("Nought"), "{e}");
+    let e = from_slice::<NoZero, _>(&hex("01"), &h).unwrap_err();
+    assert!(e.to_string().contains("unknown variant 0"), "{e}");
+    assert_eq!(e.offset(), Some(0));
 }

@@ -418,6 +418,36 @@ fn prefer_float_leaves_typed_targets_alone() {
     }
 }
 
+/// Nil into an enum with integer tags is tag 0 where the handle reads nil
+/// as a zero integer (Binc, Simple: ugorji writes a zero Go "enum" as nil
+/// under `EncZeroValuesAsNil`), and the type mismatch it is for an integer
+/// where it does not (MessagePack, CBOR, JSON).
+#[test]
+fn nil_into_an_integer_enum_is_tag_zero_where_nil_is_a_zero_integer() {
+    #[derive(Codec, Debug, PartialEq)]
+    #[codec(index)]
+    enum Tagged {
+        Zero,
+        One,
+    }
+    each_handle_with!(Options::default(), h => {
+        let nil = to_vec(&None::<u8>, &h).unwrap();
+        let got = from_slice::<Tagged, _>(&nil, &h);
+        match from_slice::<u8, _>(&nil, &h) {
+            Ok(0) => assert_eq!(got.unwrap(), Tagged::Zero, "{}", h.name()),
+            other => {
+                assert!(other.is_err(), "{}", h.name());
+                let e = got.unwrap_err();
+                assert!(
+                    matches!(e.kind(), ErrorKind::TypeMismatch { .. }),
+                    "{}: {e}",
+                    h.name()
+                );
+            }
+        }
+    });
+}
+
 /// JSON writes `,"name":` from a fixed-size copy of short names and the
 /// general way for long ones: both give the same text, first field or not.
 #[test]
