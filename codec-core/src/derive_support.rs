@@ -679,10 +679,18 @@ pub fn unknown_field(key: &str, offset: u64) -> Error {
     Error::new(ErrorKind::UnknownField(key.to_owned())).at(offset)
 }
 
-/// `UnknownVariant(name)` at the decoder's offset.
+/// `UnknownVariant(tag)` at the decoder's offset, `tag` as it is shown: an
+/// integer tag, or an item that is no tag described.
 #[cold]
-pub fn unknown_variant(name: &str, offset: u64) -> Error {
-    Error::new(ErrorKind::UnknownVariant(name.to_owned())).at(offset)
+pub fn unknown_variant(tag: &str, offset: u64) -> Error {
+    Error::new(ErrorKind::UnknownVariant(tag.to_owned())).at(offset)
+}
+
+/// `UnknownVariant` for a variant name, quoted (as an unknown field is),
+/// at the decoder's offset.
+#[cold]
+pub fn unknown_variant_name(name: &str, offset: u64) -> Error {
+    Error::new(ErrorKind::UnknownVariant(format!("{name:?}"))).at(offset)
 }
 
 /// A type mismatch for the next item at the decoder's offset.

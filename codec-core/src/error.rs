@@ -59,7 +59,10 @@ pub enum ErrorKind {
     /// `#[codec(rest)]` map does; when encoding, a `rest` map holds a key
     /// that the struct also writes for a field.
     DuplicateField(Cow<'static, str>),
-    /// An enum variant name or index that the type does not know.
+    /// An enum variant name or index that the type does not know, as it is
+    /// shown in the message: a name quoted (`"Nope"`), an integer tag bare
+    /// (`3`), a string that holds no integer where one is expected quoted,
+    /// any other item by its kind (`(nil)`).
     UnknownVariant(String),
     /// An array is longer than a fixed-size target (with `error_on_array_overflow`;
     /// a struct read from an array also with `error_on_unknown_field`) or

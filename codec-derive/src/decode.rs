@@ -725,7 +725,7 @@ fn enum_body(cx: &Cx<'_>, ident: &syn::Ident, en: &crate::model::Enum) -> TokenS
             match &*__s {
                 #(#arms)*
                 __other => {
-                    return #sup::Err(#sup::unknown_variant(#sup::key_text(__other, __off)?, __off))
+                    return #sup::Err(#sup::unknown_variant_name(#sup::key_text(__other, __off)?, __off))
                 }
             }
         }}

@@ -56,11 +56,11 @@ fn errors_after_an_item_point_at_its_first_byte() {
     let cases = [
         (
             r#"{"e":   @"C", "i": 1, "v": "", "n": 1}"#,
-            "unknown variant C at .e",
+            "unknown variant \"C\" at .e",
         ),
         (
             r#"{"e":  @{"C": 1}, "i": 1, "v": "", "n": 1}"#,
-            "unknown variant C at .e",
+            "unknown variant \"C\" at .e",
         ),
         (
             r#"{"e":  { "A": 1, @"B": 2}, "i": 1, "v": "", "n": 1}"#,
