@@ -58,7 +58,8 @@ pub struct CborHandle {
     /// not expect instead of failing; decoding into `Value` drops them too,
     /// as ugorji does for `interface{}`. ugorji's `SkipUnexpectedTags`.
     pub skip_unexpected_tags: bool,
-    /// When decoding into `Value`, a map with the same key twice is an error.
+    /// When decoding into `Value`, a map with the same key twice is an error,
+    /// at the repeated key (as [`ValueMaps::RejectDuplicates`](codec_core::ValueMaps::RejectDuplicates)).
     pub reject_duplicate_keys: bool,
     /// When decoding into `Value`, tags 0 and 1 become `Value::Time`
     /// (ugorji: the time is converted to UTC and rounded to microseconds).

@@ -1010,7 +1010,7 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
                         crate::value::push_on_stack(entries, || (key, crate::Value::Nil));
                         Ok(())
                     }
-                    Err(e) => Err(e.at(off).in_index(i)),
+                    Err(e) => Err(e.at(off).in_entry_key(i)),
                 }
             },
         );
@@ -1067,7 +1067,7 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
                     doc.push_text(s);
                     return Ok(());
                 }
-                let s = crate::str_from_utf8(s).map_err(|e| e.at(off).in_index(i))?;
+                let s = crate::str_from_utf8(s).map_err(|e| e.at(off).in_entry_key(i))?;
                 doc.push_text(s.as_bytes());
                 Ok(())
             },
@@ -1513,7 +1513,7 @@ fn describe_next<'de, F: DecodeFormat, R: Read<'de>>(
 #[inline(always)]
 fn check_key_len(s: &[u8], off: u64, max: usize, i: usize) -> Result<()> {
     if s.len() > max {
-        return Err(limit("max_str_len", s.len(), max).at(off).in_index(i));
+        return Err(limit("max_str_len", s.len(), max).at(off).in_entry_key(i));
     }
     Ok(())
 }

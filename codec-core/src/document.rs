@@ -1739,7 +1739,7 @@ fn build_entries<'de, R: Read<'de>, F: DecodeFormat>(
             KeyStep::Key(()) => {}
             KeyStep::End => break,
             KeyStep::Next => {
-                build(d, doc).map_err(|e| e.in_index(i))?;
+                build(d, doc).map_err(|e| e.in_entry_key(i))?;
                 d.map_value(&mut seq)?;
             }
         }

@@ -102,6 +102,10 @@ pub enum PathSegment {
     KeyLiteral(String),
     /// An enum variant, written `::Name`.
     Variant(&'static str),
+    /// The key of a map's entry `n` (counted from 0), which failed to
+    /// decode, so that there is no key to name the entry by: written
+    /// `[key of entry 1]`.
+    EntryKey(usize),
 }
 
 #[derive(Debug)]
@@ -262,6 +266,7 @@ impl Error {
                 PathSegment::Key(k) => write!(s, "[{k:?}]"),
                 PathSegment::KeyLiteral(k) => write!(s, "[{k}]"),
                 PathSegment::Variant(v) => write!(s, "::{v}"),
+                PathSegment::EntryKey(i) => write!(s, "[key of entry {i}]"),
             };
         }
         s
@@ -307,6 +312,12 @@ impl Error {
     #[cold]
     pub fn in_index(self, index: usize) -> Self {
         self.within(PathSegment::Index(index))
+    }
+
+    /// Adds `[key of entry n]` to the path: the key of a map's entry `n`.
+    #[cold]
+    pub fn in_entry_key(self, n: usize) -> Self {
+        self.within(PathSegment::EntryKey(n))
     }
 
     /// Whether this is an end-of-input error (the input ended inside or before a value).

@@ -89,7 +89,8 @@ pub enum ValueMaps {
     LastWins,
     /// Like `LastWins`, then sorted by key (`Value`'s order): a sorted map.
     Sorted,
-    /// A repeated key is an error naming it.
+    /// A repeated key is an error naming it, at the repeated key's first
+    /// byte, as soon as it is read; its path ends `[key of entry n]`.
     RejectDuplicates,
 }
 

@@ -471,14 +471,12 @@ fn decode_other_with<'de, R: Read<'de>, F: DecodeFormat>(
             put(d, Value::Array(a));
         }
         Kind::Map => {
-            let at = d.offset();
-            let m = decode_entries(d)?;
             let m = if d.options().value_maps == ValueMaps::Ordered
                 && !d.format_mut().reject_duplicate_keys()
             {
-                m
+                decode_entries(d)?
             } else {
-                settle_map(d, m, at)?
+                decode_settled_entries(d)?
             };
             put(d, Value::Map(m));
         }
@@ -556,25 +554,21 @@ fn decode_scalar_with<'de, R: Read<'de>, F: DecodeFormat>(
     Ok(())
 }
 
-/// Applies [`ValueMaps`] (other than the default `Ordered`) and the
-/// format's duplicate-key rule to a decoded map that began at `at`. Kept
-/// out of [`decode_other`], which recurses for every container, so that
-/// its stack frame stays small.
+/// A map's entries under [`ValueMaps`] other than the default `Ordered`,
+/// or the format's duplicate-key rule. Kept out of [`decode_other_with`],
+/// which recurses for every container, so that its stack frame stays
+/// small.
 #[cold]
 #[inline(never)]
-fn settle_map<'de, R: Read<'de>, F: DecodeFormat>(
+fn decode_settled_entries<'de, R: Read<'de>, F: DecodeFormat>(
     d: &mut Decoder<'de, R, F>,
-    mut m: Vec<(Value, Value)>,
-    at: u64,
 ) -> Result<Vec<(Value, Value)>> {
     let mode = d.options().value_maps;
-    let reject = mode == ValueMaps::RejectDuplicates || d.format_mut().reject_duplicate_keys();
-    if m.len() > 1 && reject {
-        let mut seen = std::collections::HashSet::with_capacity(m.len());
-        if let Some((k, _)) = m.iter().find(|(k, _)| !seen.insert(k)) {
-            return Err(crate::Error::syntax(format!("duplicate map key {k}")).at(at));
-        }
-    }
+    let mut m = if mode == ValueMaps::RejectDuplicates || d.format_mut().reject_duplicate_keys() {
+        decode_unique_entries(d)?
+    } else {
+        decode_entries(d)?
+    };
     match mode {
         ValueMaps::LastWins => dedup_last_wins(&mut m),
         ValueMaps::Sorted => {
@@ -584,6 +578,47 @@ fn settle_map<'de, R: Read<'de>, F: DecodeFormat>(
         _ => {}
     }
     Ok(m)
+}
+
+/// A map's entries, a key that repeats an earlier one an error at the
+/// repeated key, as soon as it is read: `duplicate map key "b"` at
+/// `[key of entry 2]`. Keys are found by hash, each compared with the
+/// earlier keys of its hash only (chained by index, so none is cloned),
+/// so a large map costs no more than a hash set.
+fn decode_unique_entries<'de, R: Read<'de>, F: DecodeFormat>(
+    d: &mut Decoder<'de, R, F>,
+) -> Result<Vec<(Value, Value)>> {
+    use std::hash::BuildHasher;
+    let mut seq = d.map_begin()?;
+    let size = std::mem::size_of::<(Value, Value)>();
+    let reserved = d.prealloc(seq.len, size);
+    let mut out = Vec::with_capacity(reserved);
+    let hasher = std::collections::hash_map::RandomState::new();
+    // The last entry with each hash; before each entry, the one before it.
+    let mut last = std::collections::HashMap::<u64, usize>::new();
+    let mut before: Vec<Option<usize>> = Vec::new();
+    while d.map_next(&mut seq)? {
+        let i = seq.index - 1;
+        let at = d.next_item_offset();
+        entry_key(d, i, &mut out)?;
+        let key = &out[i].0;
+        let hash = hasher.hash_one(key);
+        let mut same = last.get(&hash).copied();
+        while let Some(j) = same {
+            if out[j].0 == *key {
+                return Err(crate::Error::syntax(format!("duplicate map key {key}"))
+                    .at(at)
+                    .in_entry_key(i));
+            }
+            same = before[j];
+        }
+        before.push(last.insert(hash, i));
+        d.map_value(&mut seq)?;
+        entry_value(d, i, &mut out)?;
+    }
+    d.release(reserved, size);
+    d.map_end(seq)?;
+    Ok(out)
 }
 
 /// The kinds no text format produces (extensions, times, tags, simple
@@ -742,13 +777,13 @@ fn gather_entries<'de, R: Read<'de>, F: DecodeFormat>(
                 // The key goes on the stack with a `Nil` value, which the
                 // value then replaces: both built in place.
                 // (`push_scalar_entry_key` makes the room.)
-                if !d.push_scalar_entry_key().map_err(|e| e.in_index(i))? {
+                if !d.push_scalar_entry_key().map_err(|e| e.in_entry_key(i))? {
                     decode_other_with(
                         d,
                         #[cfg_attr(not(debug_assertions), inline(always))]
                         |d, k| push_into_room(&mut d.entry_stack, (k, Value::Nil)),
                     )
-                    .map_err(|e| e.in_index(i))?;
+                    .map_err(|e| e.in_entry_key(i))?;
                 }
                 d.map_value(&mut seq)?;
             }
@@ -909,20 +944,44 @@ fn decode_entry<'de, R: Read<'de>, F: DecodeFormat>(
     out: &mut Vec<(Value, Value)>,
 ) -> Result<()> {
     let i = seq.index - 1;
+    entry_key(d, i, out)?;
+    d.map_value(seq)?;
+    entry_value(d, i, out)
+}
+
+/// The key of entry `i`, pushed onto `out` with a `Nil` value, which
+/// [`entry_value`] then replaces.
+#[inline(always)]
+fn entry_key<'de, R: Read<'de>, F: DecodeFormat>(
+    d: &mut Decoder<'de, R, F>,
+    i: usize,
+    out: &mut Vec<(Value, Value)>,
+) -> Result<()> {
     make_room(out);
     let placed = d.scalar_value(
         #[cfg_attr(not(debug_assertions), inline(always))]
         |_, _, k| push_into_room(out, (k, Value::Nil)),
     );
-    if placed.map_err(|e| e.in_index(i))?.is_none() {
+    if placed.map_err(|e| e.in_entry_key(i))?.is_none() {
         decode_other_with(
             d,
             #[cfg_attr(not(debug_assertions), inline(always))]
             |_, k| push_into_room(out, (k, Value::Nil)),
         )
-        .map_err(|e| e.in_index(i))?;
+        .map_err(|e| e.in_entry_key(i))?;
     }
-    d.map_value(seq)?;
+    Ok(())
+}
+
+/// The value of entry `i`, the last of `out`, its key pushed by
+/// [`entry_key`]. An error in it names the entry by key (`["alice"]`,
+/// `[5]`), else by position.
+#[inline(always)]
+fn entry_value<'de, R: Read<'de>, F: DecodeFormat>(
+    d: &mut Decoder<'de, R, F>,
+    i: usize,
+    out: &mut [(Value, Value)],
+) -> Result<()> {
     #[inline(always)]
     fn fill(out: &mut [(Value, Value)], v: Value) {
         fill_entry(out, out.len().wrapping_sub(1), v);

@@ -274,7 +274,7 @@ fn targets() -> Vec<Target> {
         },
         Target {
             name: "BTreeMap<String, _> key",
-            doc: |q| doc(r#"{"k": 1, "#, q, ": 2}", "[1]"),
+            doc: |q| doc(r#"{"k": 1, "#, q, ": 2}", "[key of entry 1]"),
             slice_only: false,
             decode: run::<BTreeMap<String, u8>>,
         },
@@ -304,7 +304,7 @@ fn targets() -> Vec<Target> {
         },
         Target {
             name: "Value map key",
-            doc: |q| doc(r#"{"k": 1, "#, q, ": 2}", "[1]"),
+            doc: |q| doc(r#"{"k": 1, "#, q, ": 2}", "[key of entry 1]"),
             slice_only: false,
             decode: run::<Value>,
         },
@@ -328,13 +328,13 @@ fn targets() -> Vec<Target> {
         },
         Target {
             name: "Document map key",
-            doc: |q| doc(r#"{"k": 1, "#, q, ": 2}", "[1]"),
+            doc: |q| doc(r#"{"k": 1, "#, q, ": 2}", "[key of entry 1]"),
             slice_only: false,
             decode: run::<Document>,
         },
         Target {
             name: "Value map key, parse_quoted_keys",
-            doc: |q| doc(r#"{"1": 1, "#, q, ": 2}", "[1]"),
+            doc: |q| doc(r#"{"1": 1, "#, q, ": 2}", "[key of entry 1]"),
             slice_only: false,
             decode: run_quoted_keys,
         },

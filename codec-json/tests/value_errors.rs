@@ -34,8 +34,8 @@ fn errors_name_the_item_and_point_at_its_first_byte() {
         (r#"[1, "toolong"]"#, "[1]", 4, true),
         (r#"[1,"toolong"]"#, "[1]", 3, true),
         (r#"{"a": "toolong"}"#, r#"["a"]"#, 6, true),
-        (r#"{ "toolong" : 1}"#, "[0]", 2, true),
-        (r#"{"k": 1, "toolong": 1}"#, "[1]", 9, true),
+        (r#"{ "toolong" : 1}"#, "[key of entry 0]", 2, true),
+        (r#"{"k": 1, "toolong": 1}"#, "[key of entry 1]", 9, true),
         (r#"{"a": [1, {"b": tru}]}"#, r#"["a"][1]["b"]"#, 16, false),
         (r#"{ "a" : 1 , "c" : [ nul ] }"#, r#"["c"][0]"#, 20, false),
         // In a string's content: the escape's backslash.
@@ -122,10 +122,10 @@ fn map_keys_decode_and_fail_as_the_general_path() {
     ];
     let want_plain = [
         r#"OK {"aAb": 1, "é": [2], "x\ny": 3}"#,
-        r#"ERR invalid input: invalid escape in string at [1] (byte 18)"#,
-        r#"ERR invalid input: lone high surrogate in \u escape at [1] (byte 11)"#,
-        r#"ERR text string is not valid UTF-8 at [1] (byte 11)"#,
-        r#"ERR invalid input: control character in string (must be escaped) at [1] (byte 12)"#,
+        r#"ERR invalid input: invalid escape in string at [key of entry 1] (byte 18)"#,
+        r#"ERR invalid input: lone high surrogate in \u escape at [key of entry 1] (byte 11)"#,
+        r#"ERR text string is not valid UTF-8 at [key of entry 1] (byte 11)"#,
+        r#"ERR invalid input: control character in string (must be escaped) at [key of entry 1] (byte 12)"#,
         r#"ERR invalid input: expected ':', found a number (byte 6)"#,
         r#"ERR invalid input: expected ',' or '}', found a string (byte 9)"#,
         r#"ERR invalid input: expected a string key, found a number (byte 10)"#,
@@ -133,7 +133,7 @@ fn map_keys_decode_and_fail_as_the_general_path() {
         r#"OK {"ok": 1, "toolongkey": 2}"#,
         r#"OK {"a": 1, "b": 2, "c": 3, "d": 4}"#,
         r#"OK {"a\"b": {"é": "short", "a much longer key than twenty-two bytes": "v"}}"#,
-        r#"ERR unexpected end of input at [1] (byte 14)"#,
+        r#"ERR unexpected end of input at [key of entry 1] (byte 14)"#,
         r#"ERR unexpected end of input at ["cut"] (byte 16)"#,
         r#"OK {"a": 1, "a": 2}"#,
         r#"OK {}"#,
@@ -144,9 +144,10 @@ fn map_keys_decode_and_fail_as_the_general_path() {
     // The limits change the three documents with a long key, a long map
     // and a long key in a nested map; the rest fail or pass as without.
     let mut want_limited = want_plain;
-    want_limited[9] = r#"ERR length 10 exceeds max_str_len (8) at [1] (byte 10)"#;
+    want_limited[9] = r#"ERR length 10 exceeds max_str_len (8) at [key of entry 1] (byte 10)"#;
     want_limited[10] = r#"ERR length 4 exceeds max_len (3) (byte 25)"#;
-    want_limited[11] = r#"ERR length 39 exceeds max_str_len (8) at ["a\"b"][1] (byte 25)"#;
+    want_limited[11] =
+        r#"ERR length 39 exceeds max_str_len (8) at ["a\"b"][key of entry 1] (byte 25)"#;
     let plain = JsonHandle::default();
     let limited = JsonHandle::default().with_options(Options::default().max_str_len(8).max_len(3));
     for (h, want) in [(plain, want_plain), (limited, want_limited)] {

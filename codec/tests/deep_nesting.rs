@@ -1,6 +1,7 @@
 //! Nesting up to `max_depth` fits in a small stack: every handle decodes
 //! 256 levels (the default limit) of arrays, maps and CBOR tags into
-//! `Value` (from a slice and from a reader), `Document`, a derived
+//! `Value` (from a slice and from a reader, and with the map modes that
+//! sort or reject duplicate keys), `Document`, a derived
 //! recursive enum and a struct that skips the nested field, re-encodes,
 //! displays, clones and drops the `Value`, and refuses 257 levels with
 //! `DepthLimitExceeded`, all inside a thread of `CODEC_TEST_STACK_KB` KiB
@@ -12,7 +13,7 @@
 //! temporary of a function's inlined callees has its own slot: `.ci/run`
 //! also runs this test at opt-level 0 (the workspace tests at opt-level 1).
 
-use codec::{AnyHandle, Codec, Document, ErrorKind, Value};
+use codec::{AnyHandle, Codec, Document, ErrorKind, Value, ValueMaps};
 
 /// The default `max_depth`.
 const MAX: usize = 256;
@@ -114,6 +115,19 @@ fn check_shape(h: &AnyHandle, shape: Shape) {
     drop((v, r, into, copy));
     is_depth_error(h.from_slice::<Value>(&past), &what("Value"));
     is_depth_error(h.from_reader::<Value, _>(&past[..]), &what("Value, reader"));
+    // The map modes other than the default read maps their own way.
+    for mode in [ValueMaps::RejectDuplicates, ValueMaps::Sorted] {
+        let mut h = h.clone();
+        h.options_mut().decode.value_maps = mode;
+        let v: Value = h.from_slice(&at_max).unwrap();
+        assert_eq!(
+            h.to_vec(&v).unwrap(),
+            at_max,
+            "{}",
+            what(&format!("{mode:?}"))
+        );
+        is_depth_error(h.from_slice::<Value>(&past), &what(&format!("{mode:?}")));
+    }
 
     // Into `Document`.
     let doc: Document = h.from_slice(&at_max).unwrap();

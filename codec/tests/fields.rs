@@ -224,6 +224,49 @@ fn value_map_modes() {
     });
 }
 
+/// A repeated key is reported at itself, as soon as it is read (before
+/// its value, which here is not even valid), with the entry it starts, in
+/// maps nested in arrays and maps, keys of any kind; distinct keys of one
+/// hash are not taken for duplicates (a map of 2,000 keys is read).
+#[test]
+fn a_duplicate_key_is_reported_at_itself() {
+    let s = |k: &str| Value::Str(k.into());
+    let int_keys = |n: i64| Value::Map((0..n).map(|k| (Value::Int(k), Value::Nil)).collect());
+    each_handle_with!(Options::default().value_maps(ValueMaps::RejectDuplicates), h => {
+        let name = h.name();
+        // A key of any kind (JSON's are text).
+        let k = match name {
+            "json" => s("k"),
+            _ => Value::Array(vec![s("k")]),
+        };
+        let inner = Value::Map(vec![
+            (k.clone(), Value::Uint(1)),
+            (s("b"), Value::Uint(2)),
+            (k.clone(), Value::Uint(3)),
+        ]);
+        let doc = Value::Array(vec![Value::Nil, Value::Map(vec![(s("x"), inner.clone())])]);
+        let bytes = to_vec(&doc, &h).unwrap();
+        let e = from_slice::<Value, _>(&bytes, &h).unwrap_err();
+        assert_eq!(e.path_string(), "[1][\"x\"][key of entry 2]", "{name}: {e}");
+        assert!(e.to_string().contains("duplicate map key "), "{name}: {e}");
+        // At the repeated key.
+        let at = e.offset().unwrap() as usize;
+        let key = to_vec(&k, &h).unwrap();
+        assert_eq!(&bytes[at..at + key.len()], &key[..], "{name}: {e}");
+        // Found before the value is read: cut the input after the key.
+        let e2 = from_slice::<Value, _>(&bytes[..at + key.len()], &h).unwrap_err();
+        assert_eq!(e2.to_string(), e.to_string(), "{name}");
+        // Many distinct keys, and the first repeat among them.
+        let mut big = int_keys(2000);
+        assert!(from_slice::<Value, _>(&to_vec(&big, &h).unwrap(), &h).is_ok(), "{name}");
+        if let Value::Map(m) = &mut big {
+            m.push((Value::Int(1234), Value::Nil));
+        }
+        let e = from_slice::<Value, _>(&to_vec(&big, &h).unwrap(), &h).unwrap_err();
+        assert_eq!(e.path_string(), "[key of entry 2000]", "{name}: {e}");
+    });
+}
+
 #[test]
 fn prefer_float_and_signed_integer() {
     each_handle_with!(Options::default().prefer_float(true), h => {

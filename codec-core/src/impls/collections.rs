@@ -187,7 +187,7 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
         let mut seq = self.map_begin()?;
         while self.map_next(&mut seq)? {
             let i = seq.index - 1;
-            let k = K::decode(self).map_err(|e| e.in_index(i))?;
+            let k = K::decode(self).map_err(|e| e.in_entry_key(i))?;
             self.map_value(&mut seq)?;
             let v = V::decode(self).map_err(|e| in_entry(e, &k, i))?;
             insert(k, v);
@@ -215,7 +215,7 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
         let mut seq = self.map_begin()?;
         while self.map_next(&mut seq)? {
             let i = seq.index - 1;
-            let k = K::decode(self).map_err(|e| e.in_index(i))?;
+            let k = K::decode(self).map_err(|e| e.in_entry_key(i))?;
             self.map_value(&mut seq)?;
             if delete_nil && self.try_decode_nil()? {
                 remove(map, &k);
