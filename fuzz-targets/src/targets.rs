@@ -8,13 +8,16 @@
 //! - a decoded value re-encodes, decodes again to an equal value (up to the
 //!   documented lossy conversions in [`normalize`]) and re-encodes to the same bytes;
 //! - with small limits, a value that decodes respects every limit, and a value
-//!   that breaks one is an error naming it.
+//!   that breaks one is an error naming it;
+//! - the map modes read what the default mode reads: `LastWins` and `Sorted`
+//!   give its maps deduplicated (and sorted), `RejectDuplicates` gives it
+//!   unchanged or, where a map repeats a key, an error at that key.
 
 use crate::stream::{Mode, Trickle};
 use crate::types::{Borrowed, Record, Row, Shape, Tree};
 use codec::{
     AnyHandle, BincHandle, CborHandle, Decode, DecodeOwned, Document, Encode, Error, ErrorKind,
-    JsonHandle, MsgpackHandle, Result, SimpleHandle, Value,
+    JsonHandle, MsgpackHandle, Result, SimpleHandle, Value, ValueMaps,
 };
 use std::fmt::Debug;
 
@@ -34,6 +37,7 @@ pub fn all(h: &AnyHandle, data: &[u8]) {
     value(h, data);
     typed(h, data);
     limits(h, data);
+    map_modes(h, data);
 }
 
 /// MessagePack: every target.
@@ -667,6 +671,77 @@ pub fn limits(h: &AnyHandle, data: &[u8]) {
             );
         }
         (Err(_), Err(_)) => {}
+    }
+}
+
+/// The map modes against the default (`Ordered`): what it decodes, each
+/// mode decodes, to its maps with a repeated key's later value replacing
+/// the earlier one's (`LastWins`), then sorted (`Sorted`), or unchanged
+/// unless a key repeats, which `RejectDuplicates` reports at the key.
+pub fn map_modes(h: &AnyHandle, data: &[u8]) {
+    let Ok(ordered) = h.from_slice::<Value>(data) else {
+        return;
+    };
+    let with = |mode| {
+        let mut m = h.clone();
+        m.options_mut().decode.value_maps = mode;
+        m.from_slice::<Value>(data)
+    };
+    let what = |mode: ValueMaps| format!("{} {mode:?}\n input: {}", h.name(), hex(data));
+    for (mode, sort) in [(ValueMaps::LastWins, false), (ValueMaps::Sorted, true)] {
+        match with(mode) {
+            Ok(v) => assert!(v == settled(&ordered, sort), "{}", what(mode)),
+            Err(e) => panic!("{e}: {}", what(mode)),
+        }
+    }
+    let mode = ValueMaps::RejectDuplicates;
+    match (repeats_a_key(&ordered), with(mode)) {
+        (false, Ok(v)) => assert!(v == ordered, "{}", what(mode)),
+        (true, Err(e)) => assert!(
+            e.to_string().contains("duplicate map key") && e.offset().is_some(),
+            "{e}: {}",
+            what(mode)
+        ),
+        (repeats, got) => panic!("repeats a key: {repeats}, got {got:?}: {}", what(mode)),
+    }
+}
+
+/// `v` with each map's repeated keys reduced to the first position and the
+/// last value, then sorted by key if `sort`.
+fn settled(v: &Value, sort: bool) -> Value {
+    match v {
+        Value::Array(xs) => Value::Array(xs.iter().map(|x| settled(x, sort)).collect()),
+        Value::Map(es) => {
+            let mut out: Vec<(Value, Value)> = Vec::with_capacity(es.len());
+            for (k, x) in es {
+                let (k, x) = (settled(k, sort), settled(x, sort));
+                match out.iter_mut().find(|(seen, _)| *seen == k) {
+                    Some(slot) => slot.1 = x,
+                    None => out.push((k, x)),
+                }
+            }
+            if sort {
+                out.sort_by(|a, b| a.0.cmp(&b.0));
+            }
+            Value::Map(out)
+        }
+        Value::Tagged(t, x) => Value::Tagged(*t, Box::new(settled(x, sort))),
+        other => other.clone(),
+    }
+}
+
+/// Whether a map anywhere in `v` has the same key twice.
+fn repeats_a_key(v: &Value) -> bool {
+    match v {
+        Value::Array(xs) => xs.iter().any(repeats_a_key),
+        Value::Map(es) => {
+            es.iter()
+                .enumerate()
+                .any(|(i, (k, _))| es[..i].iter().any(|(j, _)| j == k))
+                || es.iter().any(|(k, x)| repeats_a_key(k) || repeats_a_key(x))
+        }
+        Value::Tagged(_, x) => repeats_a_key(x),
+        _ => false,
     }
 }
 
