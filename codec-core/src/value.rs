@@ -622,8 +622,8 @@ fn decode_unique_entries<'de, R: Read<'de>, F: DecodeFormat>(
 }
 
 /// The kinds no text format produces (extensions, times, tags, simple
-/// values), out of line for the same reason as [`settle_map`]: a tag,
-/// whose content [`Value::decode`] recurses into, here; the others in
+/// values), out of line for the same reason as [`decode_settled_entries`]:
+/// a tag, whose content [`Value::decode`] recurses into, here; the others in
 /// [`decode_leaf`].
 #[inline(never)]
 fn decode_rare<'de, R: Read<'de>, F: DecodeFormat>(
