@@ -14,7 +14,9 @@ use crate::{
     KeyHint, Kind, PathSegment, Read, Result, Seq, Write,
 };
 use std::borrow::Cow;
+use std::cell::Cell;
 use std::collections::{BTreeMap, HashMap, btree_map, hash_map};
+use std::fmt;
 use std::hash::BuildHasher;
 
 pub use std::default::Default;
@@ -516,8 +518,156 @@ pub enum FieldKey {
     Id(usize),
     /// An unknown key kept by a `#[codec(rest)]` map.
     Rest(String),
-    /// An unknown key whose value is skipped.
+    /// An unknown key whose value is skipped ([`skip_unknown`]). The key
+    /// itself is kept aside ([`keep_unknown_text`]): carried here, it would
+    /// make every key's result larger, and the derived loops of the binary
+    /// formats measurably slower (CBOR's twitter `User` 8 % more
+    /// instructions).
     Skip,
+}
+
+/// How much of an unknown key [`UnknownKey`] keeps.
+const UNKNOWN_KEY_MAX: usize = 48;
+
+/// A key that no field of the struct being decoded has, kept while its
+/// value is skipped so that an error raised there can name it: a plain
+/// copy of the key's first 48 bytes. A longer key is named cut, ending in
+/// `...` (at a character boundary).
+///
+/// The key is kept in a thread-local slot, set by [`keep_unknown_text`]
+/// (or [`keep_unknown_int`]) as the key is matched and read by
+/// [`skip_unknown`] right after, only if skipping fails: nothing else runs
+/// between the two. Kept in the derived function itself, in the key
+/// (`FieldKey::Skip(key)`) or in a local, it made the loops over known
+/// keys 1-8 % slower (twitter.json's `User`, every key of which is known:
+/// the local alone cost 350 instructions per struct).
+#[derive(Clone, Copy)]
+struct UnknownKey {
+    /// The bytes kept in `bytes`.
+    len: u8,
+    /// [`UnknownKey::NONE`], a text key or an integer struct's key.
+    kind: u8,
+    /// Whether the key was longer than what is kept.
+    cut: bool,
+    bytes: [u8; UNKNOWN_KEY_MAX],
+}
+
+impl UnknownKey {
+    const EMPTY: u8 = 0;
+    const TEXT: u8 = 1;
+    const LITERAL: u8 = 2;
+
+    /// No key kept.
+    const NONE: UnknownKey = UnknownKey {
+        len: 0,
+        kind: UnknownKey::EMPTY,
+        cut: false,
+        bytes: [0; UNKNOWN_KEY_MAX],
+    };
+
+    /// The key `k` of a struct with integer keys.
+    fn int(k: &IntKey) -> UnknownKey {
+        match k {
+            IntKey::Int(n) => {
+                let mut digits = [0u8; 20];
+                let mut at = &mut digits[..];
+                // Twenty bytes hold any i64.
+                let _ = std::io::Write::write_fmt(&mut at, format_args!("{n}"));
+                let len = 20 - at.len();
+                let text = std::str::from_utf8(&digits[..len]).unwrap_or_default();
+                UnknownKey::new(text, UnknownKey::LITERAL)
+            }
+            IntKey::Other(s) => UnknownKey::new(s, UnknownKey::LITERAL),
+        }
+    }
+
+    fn new(s: &str, kind: u8) -> UnknownKey {
+        let n = s.floor_char_boundary(UNKNOWN_KEY_MAX);
+        let mut key = UnknownKey {
+            len: n as u8,
+            kind,
+            cut: n < s.len(),
+            bytes: [0; UNKNOWN_KEY_MAX],
+        };
+        key.bytes[..n].copy_from_slice(&s.as_bytes()[..n]);
+        key
+    }
+
+    /// The path segment that names the entry, if a key is kept.
+    fn segment(&self) -> Option<PathSegment> {
+        let kept = self.bytes.get(..usize::from(self.len)).unwrap_or_default();
+        let mut text = String::from_utf8_lossy(kept).into_owned();
+        if self.cut {
+            text.push_str("...");
+        }
+        match self.kind {
+            UnknownKey::TEXT => Some(PathSegment::Key(text)),
+            UnknownKey::LITERAL => Some(PathSegment::KeyLiteral(text)),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Debug for UnknownKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.segment() {
+            Some(seg) => f.debug_tuple("UnknownKey").field(&seg).finish(),
+            None => f.write_str("UnknownKey::NONE"),
+        }
+    }
+}
+
+thread_local! {
+    /// The unknown key whose value is being skipped on this thread.
+    static UNKNOWN_KEY: Cell<UnknownKey> = const { Cell::new(UnknownKey::NONE) };
+}
+
+/// Keeps the unknown text key `s` for the [`skip_unknown`] that follows.
+/// Out of line, so that the loop over known keys stays as it was.
+#[inline(never)]
+pub fn keep_unknown_text(s: &str) {
+    UNKNOWN_KEY.set(UnknownKey::new(s, UnknownKey::TEXT));
+}
+
+/// Keeps the unknown key `k` of a struct with integer keys for the
+/// [`skip_unknown`] that follows.
+#[inline(never)]
+pub fn keep_unknown_int(k: &IntKey) {
+    UNKNOWN_KEY.set(UnknownKey::int(k));
+}
+
+/// Skips the value of the unknown key just kept by [`keep_unknown_text`]
+/// or [`keep_unknown_int`]. An error raised while skipping it (nested too
+/// deep, cut short, malformed) names the entry by its key, `["extra"]` or
+/// `[9]`, as an error inside a known field names the field.
+#[inline]
+pub fn skip_unknown<'de, R: Read<'de>, F: DecodeFormat>(d: &mut Decoder<'de, R, F>) -> Result<()> {
+    match d.skip() {
+        Ok(()) => Ok(()),
+        Err(e) => Err(unknown_failed(e)),
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn unknown_failed(e: Error) -> Error {
+    match UNKNOWN_KEY.replace(UnknownKey::NONE).segment() {
+        Some(seg) => e.within(seg),
+        None => e,
+    }
+}
+
+/// Skips the value of a text key kept for a `rest` map (of a flattened
+/// struct) that has none: [`skip_unknown`] for a key already owned.
+#[inline]
+pub fn skip_rest_key<'de, R: Read<'de>, F: DecodeFormat>(
+    d: &mut Decoder<'de, R, F>,
+    key: String,
+) -> Result<()> {
+    match d.skip() {
+        Ok(()) => Ok(()),
+        Err(e) => Err(e.within(PathSegment::Key(key))),
+    }
 }
 
 /// The derived `decode_into` of a struct with named fields and text keys
@@ -553,7 +703,10 @@ pub fn decode_fields_into<'de, R: Read<'de>, F: DecodeFormat>(
                     match lookup(text) {
                         Some(id) => Ok(Some((id, off))),
                         None if unknown_err => Err(unknown_field(text, off)),
-                        None => Ok(None),
+                        None => {
+                            keep_unknown_text(text);
+                            Ok(None)
+                        }
                     }
                 })?
             {
@@ -566,7 +719,7 @@ pub fn decode_fields_into<'de, R: Read<'de>, F: DecodeFormat>(
                         next = id + 1;
                         field(id, d)?;
                     }
-                    None => d.skip()?,
+                    None => skip_unknown(d)?,
                 }
             }
             d.map_end(seq)
@@ -810,5 +963,63 @@ impl<'de, T: ExtBodyDecode<'de>> Decode<'de> for ExtBodyOwned<T> {
     #[inline]
     fn decode<R: Read<'de>, F: DecodeFormat>(d: &mut Decoder<'de, R, F>) -> Result<Self> {
         T::decode_body(d).map(ExtBodyOwned)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn named(key: UnknownKey) -> String {
+        let e = Error::eof();
+        let e = match key.segment() {
+            Some(seg) => e.within(seg),
+            None => e,
+        };
+        e.path_string()
+    }
+
+    #[test]
+    fn an_unknown_key_is_named_whole_up_to_48_bytes() {
+        assert_eq!(named(UnknownKey::NONE), "");
+        assert_eq!(
+            named(UnknownKey::new("extra", UnknownKey::TEXT)),
+            "[\"extra\"]"
+        );
+        let long = "k".repeat(48);
+        assert_eq!(
+            named(UnknownKey::new(&long, UnknownKey::TEXT)),
+            format!("[{long:?}]")
+        );
+    }
+
+    #[test]
+    fn a_longer_key_is_cut_at_a_character_boundary() {
+        let long = format!("{}tail", "k".repeat(48));
+        let cut = format!("[\"{}...\"]", "k".repeat(48));
+        assert_eq!(named(UnknownKey::new(&long, UnknownKey::TEXT)), cut);
+        // 'é' takes bytes 47 and 48: it is left out whole.
+        let straddling = format!("{}é", "k".repeat(47));
+        let cut = format!("[\"{}...\"]", "k".repeat(47));
+        assert_eq!(named(UnknownKey::new(&straddling, UnknownKey::TEXT)), cut);
+    }
+
+    #[test]
+    fn integer_keys_are_named_as_literals() {
+        for n in [0, 9, -1, i64::MAX, i64::MIN] {
+            assert_eq!(named(UnknownKey::int(&IntKey::Int(n))), format!("[{n}]"));
+        }
+        let other = IntKey::Other("\"nine\"".into());
+        assert_eq!(named(UnknownKey::int(&other)), "[\"nine\"]");
+    }
+
+    #[test]
+    fn the_kept_key_is_taken_by_the_failure_it_names() {
+        keep_unknown_text("extra");
+        assert_eq!(unknown_failed(Error::eof()).path_string(), "[\"extra\"]");
+        // Taken: a later failure with no key kept names none.
+        assert_eq!(unknown_failed(Error::eof()).path_string(), "");
+        keep_unknown_int(&IntKey::Int(7));
+        assert_eq!(unknown_failed(Error::eof()).path_string(), "[7]");
     }
 }

@@ -161,7 +161,8 @@ fn has_rest_expr(cx: &Cx<'_>, ss: &[Slot<'_>]) -> TokenStream {
 /// `__key` and its offset in `__off`, then `body` (the value is next). Text
 /// keys are matched in [`Decoder::map_next_key`]'s closure, so that a
 /// format can hand them over straight from its buffer. Needs `__seq` and
-/// `__unknown_err`.
+/// `__unknown_err`. An unknown key is kept (`keep_unknown_text`) for
+/// `body`'s `FieldKey::Skip` arm (`skip_unknown`).
 ///
 /// With `ordered` (a statement per own field, storing its decoded value in
 /// its empty slot), the loop is preceded by [`ordered_steps`].
@@ -187,6 +188,7 @@ fn entries(
                         if __unknown_err {
                             return #sup::Err(#sup::unknown_field(&__other.describe(), __off));
                         }
+                        #sup::keep_unknown_int(&__other);
                         #sup::FieldKey::Skip
                     }
                 };
@@ -206,6 +208,7 @@ fn entries(
         } else if __unknown_err {
             return #sup::Err(#sup::unknown_field(__other, __off));
         } else {
+            #sup::keep_unknown_text(__other);
             #sup::FieldKey::Skip
         }
     };
@@ -354,10 +357,7 @@ fn rest_route(cx: &Cx<'_>, ss: &[Slot<'_>]) -> TokenStream {
         let (ty, slot) = (&s.ty, &s.slot);
         return quote!(<#ty as #sup::RestDecode<#de>>::rest_insert(&mut #slot, __k, __off, __d)?;);
     }
-    let mut route = quote!({
-        let _ = __k;
-        __d.skip()?;
-    });
+    let mut route = quote!({ #sup::skip_rest_key(__d, __k)?; });
     for s in flats(ss).collect::<Vec<_>>().into_iter().rev() {
         let (ty, slot) = (&s.ty, &s.slot);
         route = quote! {
@@ -387,7 +387,7 @@ fn map_path(cx: &Cx<'_>, st: &Struct, ss: &[Slot<'_>]) -> TokenStream {
             match __key {
                 #arms
                 #sup::FieldKey::Rest(__k) => { #rest }
-                #sup::FieldKey::Skip => __d.skip()?,
+                #sup::FieldKey::Skip => #sup::skip_unknown(__d)?,
             }
         },
         Some(stores),
@@ -668,7 +668,9 @@ fn decode_into_body(cx: &Cx<'_>, st: &Struct) -> Option<TokenStream> {
                 quote! {
                     match __key {
                         #(#arms)*
-                        _ => __d.skip()?,
+                        #sup::FieldKey::Skip => #sup::skip_unknown(__d)?,
+                        #sup::FieldKey::Rest(__k) => #sup::skip_rest_key(__d, __k)?,
+                        #sup::FieldKey::Id(_) => __d.skip()?,
                     }
                 },
                 None,

@@ -13,7 +13,7 @@
 //! bad piece is tried at the start of the string, in its middle, after
 //! escapes and raw non-ASCII text, and split in every way by the reader's
 //! first buffer boundary (512 bytes). The path of the error is
-//! checked with it. A string cut short by the end of the input is an
+//! checked with it (a skipped field's is its key, `["x"]`). A string cut short by the end of the input is an
 //! end-of-input error at the input's end.
 
 use codec_core::{
@@ -352,7 +352,7 @@ fn targets() -> Vec<Target> {
         },
         Target {
             name: "skipped field",
-            doc: |q| doc(r#"{"a": 1, "x": "#, q, r#", "s": "", "v": []}"#, ""),
+            doc: |q| doc(r#"{"a": 1, "x": "#, q, r#", "s": "", "v": []}"#, r#"["x"]"#),
             slice_only: false,
             decode: run::<S>,
         },
@@ -363,7 +363,7 @@ fn targets() -> Vec<Target> {
                     r#"{"a": 1, "x": [true, {"y": "#,
                     q,
                     r#"}], "s": "", "v": []}"#,
-                    "",
+                    r#"["x"]"#,
                 )
             },
             slice_only: false,
@@ -376,7 +376,7 @@ fn targets() -> Vec<Target> {
                     r#"{"a": 1, "x": {"y": 1, "#,
                     q,
                     r#": 2}, "s": "", "v": []}"#,
-                    "",
+                    r#"["x"]"#,
                 )
             },
             slice_only: false,

@@ -424,6 +424,87 @@ fn depth_limit_names_limit_offset_and_path() {
     }
 }
 
+#[derive(Codec, Debug, Default, PartialEq)]
+struct Slim {
+    id: u64,
+}
+
+#[derive(Codec, Debug, Default, PartialEq)]
+struct SlimByInt {
+    #[codec(key = 1)]
+    id: u64,
+}
+
+/// Decodes a `T` anew (from a slice and from a reader) and into a default
+/// one (its own derived path) and gives its `id`; all must fail alike.
+fn fresh_and_into<T>(h: &AnyHandle, bytes: &[u8], id: fn(&T) -> u64) -> Result<u64, Error>
+where
+    T: codec::DecodeOwned + Default + std::fmt::Debug,
+{
+    let fresh = h.from_slice::<T>(bytes);
+    // From a reader too, whose keys are copied out of its buffer.
+    let read = h.from_reader::<T, _>(bytes);
+    match (&fresh, &read) {
+        (Ok(a), Ok(b)) => assert_eq!(id(a), id(b), "{}", h.name()),
+        (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string(), "{}", h.name()),
+        (a, b) => panic!("{}: from a slice {a:?}, from a reader {b:?}", h.name()),
+    }
+    let mut into = T::default();
+    let filled = h.from_slice_into(bytes, &mut into);
+    match (fresh, filled) {
+        (Ok(v), Ok(())) => {
+            assert_eq!(id(&v), id(&into), "{}", h.name());
+            Ok(id(&v))
+        }
+        (Err(a), Err(b)) => {
+            assert_eq!(a.to_string(), b.to_string(), "{}", h.name());
+            Err(a)
+        }
+        (a, b) => panic!("{}: decode {a:?}, decode_into {b:?}", h.name()),
+    }
+}
+
+/// The value of a key a struct does not know is skipped; an error while
+/// skipping it (nested too deep, cut short) names that key, as an error
+/// inside a known field names the field: `["extra"]` for a text key, `[9]`
+/// for an integer one.
+#[test]
+fn skipping_an_unknown_field_names_its_key() {
+    for mut h in handles() {
+        let name = h.name();
+        let cases = [
+            (s("extra"), s("id"), "[\"extra\"]"),
+            (Value::Uint(9), Value::Uint(1), "[9]"),
+        ];
+        for (unknown, id, path) in cases {
+            let doc = Value::Map(vec![(unknown, nested(5)), (id, Value::Uint(7))]);
+            let bytes = h.to_vec(&doc).unwrap();
+            let decode = |h: &AnyHandle, bytes: &[u8]| match path {
+                "[9]" => fresh_and_into(h, bytes, |v: &SlimByInt| v.id),
+                _ => fresh_and_into(h, bytes, |v: &Slim| v.id),
+            };
+            assert_eq!(decode(&h, &bytes).unwrap(), 7, "{name}");
+
+            // The struct's map is the first level, so the third of the five
+            // arrays is the fourth: one more than `max_depth`.
+            *h.options_mut() = h.options().clone().max_depth(3);
+            let err = decode(&h, &bytes).unwrap_err();
+            assert!(
+                matches!(err.kind(), ErrorKind::DepthLimitExceeded { max: 3 }),
+                "{name}: {err}"
+            );
+            let at = find(&bytes, &h.to_vec(&nested(3)).unwrap(), 0);
+            check_located(&h, &err, path, at);
+            *h.options_mut() = h.options().clone().max_depth(256);
+
+            // Cut short inside the skipped value.
+            let err = decode(&h, &bytes[..at + 1]).unwrap_err();
+            assert!(err.is_eof(), "{name}: {err}");
+            assert_eq!(err.path_string(), path, "{name}: path of {err}");
+        }
+    }
+}
+
 /// An empty array inside a typed value may take a shortcut (JSON's `[]`
 /// at a glance), but one level too deep is refused as any container is.
 #[test]
