@@ -781,11 +781,13 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
         Ok(())
     }
 
-    /// [`Decoder::array_end`] before the array's end was seen.
+    /// [`Decoder::array_end`] before the array's end was seen. An error
+    /// while skipping an item names it by its index.
     #[cold]
     fn array_end_rest(&mut self, mut seq: Seq) -> Result<()> {
         while self.array_next(&mut seq)? {
-            self.skip()?;
+            let at = seq.index.saturating_sub(1);
+            self.skip().map_err(|e| e.in_index(at))?;
         }
         self.depth = self.depth.saturating_sub(1);
         Ok(())

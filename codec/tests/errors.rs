@@ -505,6 +505,26 @@ fn skipping_an_unknown_field_names_its_key() {
     }
 }
 
+/// A struct read from an array skips the items past its fields (unless
+/// `error_on_array_overflow`); an error while skipping one names its index.
+#[test]
+fn skipping_an_extra_array_item_names_its_index() {
+    for mut h in handles() {
+        let name = h.name();
+        let doc = Value::Array(vec![Value::Uint(7), nested(5)]);
+        let bytes = h.to_vec(&doc).unwrap();
+        assert_eq!(fresh_and_into(&h, &bytes, |v: &Slim| v.id).unwrap(), 7);
+        *h.options_mut() = h.options().clone().max_depth(3);
+        let err = fresh_and_into(&h, &bytes, |v: &Slim| v.id).unwrap_err();
+        assert!(
+            matches!(err.kind(), ErrorKind::DepthLimitExceeded { max: 3 }),
+            "{name}: {err}"
+        );
+        let at = find(&bytes, &h.to_vec(&nested(3)).unwrap(), 0);
+        check_located(&h, &err, "[1]", at);
+    }
+}
+
 /// An empty array inside a typed value may take a shortcut (JSON's `[]`
 /// at a glance), but one level too deep is refused as any container is.
 #[test]
