@@ -16,7 +16,6 @@ use crate::{
 use std::borrow::Cow;
 use std::cell::Cell;
 use std::collections::{BTreeMap, HashMap, btree_map, hash_map};
-use std::fmt;
 use std::hash::BuildHasher;
 
 pub use std::default::Default;
@@ -604,15 +603,6 @@ impl UnknownKey {
             UnknownKey::TEXT => Some(PathSegment::Key(text)),
             UnknownKey::LITERAL => Some(PathSegment::KeyLiteral(text)),
             _ => None,
-        }
-    }
-}
-
-impl fmt::Debug for UnknownKey {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.segment() {
-            Some(seg) => f.debug_tuple("UnknownKey").field(&seg).finish(),
-            None => f.write_str("UnknownKey::NONE"),
         }
     }
 }
