@@ -22,6 +22,9 @@ Usage: codec transcode [--from F] --to T [OPTIONS] [INPUT] [-o OUTPUT]
 Reads one document (or, with --stream, a sequence of documents) in format F
 and writes it in format T. Every value goes through the dynamic Value type,
 so integers keep their sign, floats their width, and maps their order.
+A cbor tag becomes, in msgpack, binc and simple, an extension whose data is
+the tagged item in that format (as an interface extension is written), and
+in json the item alone.
 INPUT defaults to standard input and OUTPUT to standard output (`-` means
 either). Binary output is refused when standard output is a terminal.
 

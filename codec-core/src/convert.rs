@@ -16,7 +16,8 @@
 
 use crate::{
     Decode, DecodeFormat, DecodeOptions, Decoder, Encode, EncodeFormat, EncodeOptions, Encoder,
-    Error, Found, Kind, Read, Reference, Result, Seq, SliceReader, Time, Value, Write,
+    Error, Found, Handle, Kind, Read, Reference, Result, Seq, SliceReader, Time, Value, Write,
+    from_slice,
 };
 
 /// Converts a typed value into a [`Value`].
@@ -34,18 +35,51 @@ pub fn to_value<T: Encode + ?Sized>(v: &T) -> Result<Value> {
 }
 
 /// Converts a [`Value`] into a typed value.
+///
+/// The value is read as it stands, whatever format it came from. Two kinds
+/// of item hold bytes in the encoding of the format that was read, which
+/// this function does not know: the [`Value::Ext`] of an interface-style
+/// extension read from msgpack, binc or simple (its data is the
+/// extension's content encoded in that format), and a JSON string that
+/// stands for bytes (base64). For a value read with a handle, convert with
+/// [`from_value_in`] and that handle.
 pub fn from_value<T: for<'de> Decode<'de>>(v: &Value) -> Result<T> {
     from_value_with(v, DecodeOptions::default())
 }
 
+/// Converts a [`Value`] into a typed value as decoding it with the handle
+/// `h` would: the value read from bytes in `h`'s format gives what the bytes
+/// give. Unlike [`from_value`] it reads the content of an interface-style
+/// extension ([`InterfaceExt`](crate::InterfaceExt), `#[codec(ext = N)]`)
+/// that msgpack, binc or simple left in a [`Value::Ext`], and JSON's base64
+/// strings into byte targets; [`Value::Tagged`], which [`to_value`] gives
+/// for such a type, reads in every format.
+///
+/// The value is encoded with `h` (its options, except `canonical`, which
+/// would reorder maps) and decoded with `h`'s options. An error keeps its
+/// kind and path, not its offset in that intermediate encoding.
+///
+/// `codec::AnyHandle::from_value` is the same for a handle chosen at run
+/// time; its documentation has an example.
+pub fn from_value_in<T: for<'de> Decode<'de>, H: Handle>(v: &Value, h: &H) -> Result<T> {
+    let mut opts = h.options().encode.clone();
+    opts.canonical = false;
+    let mut e = Encoder::new(Vec::with_capacity(128), h.enc_format(), opts);
+    v.encode(&mut e).map_err(Error::without_offset)?;
+    let (bytes, _) = e.into_parts();
+    from_slice(&bytes, h).map_err(Error::without_offset)
+}
+
 /// Converts a [`Value`] into a typed value under decoding options (for
-/// example `error_on_unknown_field`).
+/// example `error_on_unknown_field`). An error has a kind and a path, and
+/// no byte offset.
 pub fn from_value_with<T: for<'de> Decode<'de>>(v: &Value, opts: DecodeOptions) -> Result<T> {
     let mut events = Vec::new();
     flatten(v, &mut events);
     let walker = ValueWalker { events, pos: 0 };
     let mut d = Decoder::new(SliceReader::new(&[]), walker, opts);
-    let out = T::decode(&mut d)?;
+    // There are no bytes: an error has a kind and a path, no offset.
+    let out = T::decode(&mut d).map_err(Error::without_offset)?;
     if d.format_mut().pos != d.format_mut().events.len() {
         return Err(Error::new(crate::ErrorKind::TrailingData));
     }
@@ -443,6 +477,10 @@ impl DecodeFormat for ValueWalker<'_> {
                 self.pos += 1;
                 Ok(t)
             }
+            Ev::Leaf(Value::Ext(t, _)) => Err(Error::unsupported(format!(
+                "the extension with tag {t} holds its content encoded in the format it was \
+                 read from; convert with from_value_in and that format's handle"
+            ))),
             _ => Err(self.kind()?.mismatch_unread("tag")),
         }
     }

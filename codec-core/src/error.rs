@@ -281,6 +281,14 @@ impl Error {
         self
     }
 
+    /// Drops the byte offset: for an error found in bytes the caller never
+    /// saw (the intermediate encoding of [`from_value_in`](crate::from_value_in)).
+    #[cold]
+    pub(crate) fn without_offset(mut self) -> Self {
+        self.0.offset = None;
+        self
+    }
+
     /// In a type mismatch or a range error, names the target type the
     /// caller decodes: a `u32` read through `decode_u64` reports `expected
     /// u32`, and `1.5` or `-1` read into it `does not fit in u32`. Other

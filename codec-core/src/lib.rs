@@ -64,7 +64,7 @@ mod time;
 mod value;
 mod value_text;
 
-pub use convert::{from_value, from_value_with, to_value};
+pub use convert::{from_value, from_value_in, from_value_with, to_value};
 pub use decode::{Decode, DecodeOwned, Decoder, skip_generic};
 pub use document::{Document, DocumentBuilder, Entries, ItemHead, Items, Node, PADDED, TextTail};
 pub use encode::{CanonicalKey, Encode, Encoder};

@@ -50,7 +50,12 @@ pub enum Value {
     Ext(u64, Box<[u8]>),
     /// A timestamp.
     Time(Time),
-    /// A tagged value (CBOR tags).
+    /// A tagged value (CBOR tags), as [`to_value`](crate::to_value) also
+    /// gives for an [`InterfaceExt`](crate::InterfaceExt) type. JSON writes
+    /// the value alone; msgpack, binc and simple write an extension whose
+    /// data is the value's own encoding in that format, as they write an
+    /// `InterfaceExt` type (reading such bytes back into a `Value` gives
+    /// [`Value::Ext`]; [`from_value_in`](crate::from_value_in) reads either).
     Tagged(u64, Box<Value>),
     /// A simple value other than false/true/null (CBOR; 23 is `undefined`).
     Simple(u8),
@@ -372,8 +377,11 @@ fn encode_tagged<W: Write, F: EncodeFormat>(
     tag: u64,
     v: &Value,
 ) -> Result<()> {
-    e.encode_tag(tag)?;
-    v.encode(e)
+    // The format's way of writing a value under a tag: a CBOR tag, the value
+    // alone in JSON, an extension holding the value's own encoding in
+    // msgpack, binc and simple (as an `InterfaceExt` type is written, so
+    // that `to_value` then `to_vec` gives the bytes the type gives).
+    e.encode_ext_value(tag, v)
 }
 
 impl<'de> Decode<'de> for Value {

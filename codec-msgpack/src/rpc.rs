@@ -24,7 +24,10 @@
 //!   message. [`Connection`] pairs them.
 //! - [`Client`]: `call` (typed parameters in, typed result out, matching
 //!   msgids) and `notify`. [`Server`]: a dispatch loop over a closure
-//!   `FnMut(&str, Vec<Value>) -> Result<Value, Value>`.
+//!   `FnMut(&str, Vec<Value>) -> Result<Value, Value>`. A handler reads a
+//!   typed parameter with [`codec_core::from_value_in`] and the msgpack
+//!   handle, as `call` reads its result, so that an extension in it reads
+//!   as it would from the frame.
 //!
 //! ```
 //! use codec_core::Value;
@@ -421,6 +424,9 @@ fn is_array_header(b: Option<&u8>) -> bool {
 /// length prefix to resynchronise on, so drop the connection.
 pub struct RpcReader<R: std::io::Read> {
     dec: Decoder<'static, IoReader<R>, MsgpackDecoder>,
+    /// The handle the frames are read with, to read a `Value` of one (an
+    /// extension's content) as the frame would be read.
+    h: MsgpackHandle,
 }
 
 impl<R: std::io::Read> RpcReader<R> {
@@ -433,6 +439,7 @@ impl<R: std::io::Read> RpcReader<R> {
     pub fn with_handle(r: R, h: &MsgpackHandle) -> Self {
         RpcReader {
             dec: h.io_decoder(r),
+            h: h.clone(),
         }
     }
 
@@ -782,7 +789,9 @@ impl<R: std::io::Read, W: std::io::Write> Client<R, W> {
                     if !error.is_nil() {
                         return Err(RpcError::Remote(error));
                     }
-                    return codec_core::from_value(&result)
+                    // As the result would decode from the frame: the
+                    // content of an extension in it is msgpack.
+                    return codec_core::from_value_in(&result, &self.conn.reader.h)
                         .map_err(|e| RpcError::Codec(e.in_field("result")));
                 }
                 Message::Response { msgid: id, .. } => {

@@ -713,6 +713,34 @@ fn client_protocol_errors() {
     ));
 }
 
+/// A point that msgpack writes as the extension 9 holding `[x, y]`.
+#[derive(Debug, PartialEq)]
+struct Point(i32, i32);
+
+impl codec_core::InterfaceExt for Point {
+    const TAG: u64 = 9;
+    type Repr = (i32, i32);
+    fn to_repr(&self) -> (i32, i32) {
+        (self.0, self.1)
+    }
+    fn from_repr((x, y): (i32, i32)) -> codec_core::Result<Self> {
+        Ok(Point(x, y))
+    }
+}
+codec_core::impl_interface_ext!(Point);
+
+#[test]
+fn client_reads_a_result_holding_an_interface_extension() {
+    // The result is kept as a Value (ext 9 with msgpack bytes 92 03 fc) until
+    // the call decodes it as the frame would have been decoded.
+    let mut w = RpcWriter::new(Vec::new());
+    w.send_result(1, &vec![Point(3, -4)]).unwrap();
+    let answer = w.into_inner();
+    let mut c = Client::new(Connection::new(&answer[..], Vec::new()));
+    let r: Vec<Point> = c.call("points", NO_PARAMS).unwrap();
+    assert_eq!(r, [Point(3, -4)]);
+}
+
 #[test]
 fn client_msgids_count_up_and_wrap() {
     let mut answers = Vec::new();

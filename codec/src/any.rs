@@ -1,6 +1,6 @@
 //! [`AnyHandle`]: the format chosen at run time.
 
-use codec_core::{Decode, DecodeOwned, Encode, Error, ErrorKind, Handle, Options, Result};
+use codec_core::{Decode, DecodeOwned, Encode, Error, ErrorKind, Handle, Options, Result, Value};
 use std::fmt;
 use std::str::FromStr;
 
@@ -102,6 +102,42 @@ impl AnyHandle {
     /// Decodes one value that fills the whole slice; it may borrow from `input`.
     pub fn from_slice<'de, T: Decode<'de>>(&self, input: &'de [u8]) -> Result<T> {
         dispatch!(self, h => codec_core::from_slice(input, h))
+    }
+
+    /// Converts a [`Value`] into a typed value as decoding it with this
+    /// handle would ([`codec_core::from_value_in`]): the content of an
+    /// interface-style extension that msgpack, binc or simple left in a
+    /// [`Value::Ext`], and JSON's base64 strings into bytes, read as the
+    /// format reads them.
+    ///
+    /// ```
+    /// use codec::{AnyHandle, InterfaceExt, Result, Value, impl_interface_ext};
+    ///
+    /// /// A point written as the extension 9 holding `[x, y]`.
+    /// #[derive(Debug, PartialEq)]
+    /// struct Point(i32, i32);
+    /// impl InterfaceExt for Point {
+    ///     const TAG: u64 = 9;
+    ///     type Repr = (i32, i32);
+    ///     fn to_repr(&self) -> (i32, i32) {
+    ///         (self.0, self.1)
+    ///     }
+    ///     fn from_repr((x, y): (i32, i32)) -> Result<Self> {
+    ///         Ok(Point(x, y))
+    ///     }
+    /// }
+    /// impl_interface_ext!(Point);
+    ///
+    /// let h: AnyHandle = "msgpack".parse()?;
+    /// let v: Value = h.from_slice(&h.to_vec(&vec![Point(3, -4)])?)?;
+    /// // The extension's data is `[3, -4]` in msgpack: 92 03 fc.
+    /// assert_eq!(v, Value::Array(vec![Value::Ext(9, Box::from(&[0x92, 0x03, 0xfc][..]))]));
+    /// assert!(codec::from_value::<Vec<Point>>(&v).is_err());
+    /// assert_eq!(h.from_value::<Vec<Point>>(&v)?, [Point(3, -4)]);
+    /// # Ok::<(), codec::Error>(())
+    /// ```
+    pub fn from_value<T: DecodeOwned>(&self, v: &Value) -> Result<T> {
+        dispatch!(self, h => codec_core::from_value_in(v, h))
     }
 
     /// Decodes one value that fills the whole slice into `target`, reusing

@@ -4,8 +4,9 @@
 //! an error naming the tag.
 
 use codec::{
-    BincHandle, BytesExt, CborHandle, Codec, Handle, InterfaceExt, JsonHandle, MsgpackHandle,
-    Result, SimpleHandle, Value, from_slice, impl_bytes_ext, impl_interface_ext, to_vec,
+    AnyHandle, BincHandle, BytesExt, CborHandle, Codec, Handle, InterfaceExt, JsonHandle,
+    MsgpackHandle, Result, SimpleHandle, Value, from_slice, from_value, from_value_in,
+    impl_bytes_ext, impl_interface_ext, to_value, to_vec,
 };
 use std::borrow::Cow;
 
@@ -249,4 +250,97 @@ fn wrong_content_is_an_error_not_a_panic() {
     // Tag 9 whose content is not a 2-array, or has trailing bytes.
     assert!(from_slice::<Point, _>(&[0xd4, 0x09, 0x01], &h).is_err());
     assert!(from_slice::<Point, _>(&[0xd6, 0x09, 0x92, 0x01, 0x02, 0x03], &h).is_err());
+}
+
+/// A shape's extensions through `Value`, both ways, in every format: the
+/// `Value` that `to_value` builds encodes to the bytes the shape encodes to,
+/// and `from_value_in` reads a `Value` decoded from those bytes back into
+/// the shape, extensions included.
+#[test]
+fn values_convert_with_the_handle() {
+    each_handle!(h => {
+        let s = shape();
+        let name = h.name();
+        let bytes = to_vec(&s, &h).unwrap();
+        let built = to_value(&s).unwrap();
+        assert_eq!(to_vec(&built, &h).unwrap(), bytes, "{name}: to_value then to_vec");
+        let read: Value = from_slice(&bytes, &h).unwrap();
+        for v in [&built, &read] {
+            let back: Shape = from_value_in(v, &h).unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert_eq!(back, s, "{name}");
+            let any: AnyHandle = name.parse().unwrap();
+            assert_eq!(any.from_value::<Shape>(v).unwrap(), s, "{name} (AnyHandle)");
+        }
+        // Without the handle a Value::Tagged reads anywhere...
+        assert_eq!(from_value::<Shape>(&built).unwrap(), s, "{name}");
+        // ...and an extension holding bytes in msgpack, binc or simple is an
+        // error that says what to do, not a wrong value.
+        if !matches!(name, "cbor" | "json") {
+            let err = from_value::<Shape>(&read).unwrap_err();
+            assert_eq!(err.path_string(), ".at", "{name}: {err}");
+            assert!(err.to_string().contains("from_value_in"), "{name}: {err}");
+            assert_eq!(err.offset(), None, "{name}: {err}");
+        }
+    });
+}
+
+/// `from_value_in` reads JSON's base64 strings into bytes as the JSON
+/// decoder does (`from_value` takes a string's UTF-8 as the bytes).
+#[test]
+fn json_bytes_through_value_need_the_handle() {
+    let h = JsonHandle::default();
+    let bytes = to_vec(&vec![b"\x00\xffhi".to_vec()], &h).unwrap();
+    assert_eq!(bytes, br#"["AP9oaQ=="]"#);
+    let v: Value = from_slice(&bytes, &h).unwrap();
+    let back: Vec<Vec<u8>> = from_value_in(&v, &h).unwrap();
+    assert_eq!(back, [b"\x00\xffhi".to_vec()]);
+    let plain: Vec<Vec<u8>> = from_value(&v).unwrap();
+    assert_eq!(plain, [b"AP9oaQ==".to_vec()]);
+}
+
+/// An error of `from_value_in` keeps its kind and path; its offset would be
+/// into bytes the caller never saw, so it has none.
+#[test]
+fn from_value_in_errors_have_a_path_and_no_offset() {
+    each_handle!(h => {
+        let mut v = to_value(&shape()).unwrap();
+        let Value::Map(entries) = &mut v else { panic!("a map") };
+        let at = entries.iter_mut().find(|(k, _)| *k == Value::from("name")).unwrap();
+        at.1 = Value::Uint(5);
+        let err = from_value_in::<Shape, _>(&v, &h).unwrap_err();
+        assert_eq!(err.offset(), None, "{}: {err}", h.name());
+        assert_eq!(err.path_string(), ".name", "{}: {err}", h.name());
+    });
+}
+
+/// A `Value::Tagged` in a format without tags is written as an
+/// interface-style extension, and a tag that does not fit the format's
+/// extension type is an error naming it.
+#[test]
+fn tagged_values_in_formats_without_tags() {
+    let v = Value::Tagged(
+        9,
+        Box::new(Value::Array(vec![Value::Int(-4), Value::Uint(5)])),
+    );
+    let m = to_vec(&v, &MsgpackHandle::default()).unwrap();
+    assert_eq!(m, [0xc7, 0x03, 0x09, 0x92, 0xfc, 0x05]);
+    assert_eq!(to_vec(&v, &JsonHandle::default()).unwrap(), b"[-4,5]");
+    assert_eq!(
+        to_vec(&v, &CborHandle::default()).unwrap(),
+        [0xc9, 0x82, 0x23, 0x05]
+    );
+    let wide = Value::Tagged(1000, Box::new(Value::Nil));
+    for msg in [
+        to_vec(&wide, &MsgpackHandle::default())
+            .unwrap_err()
+            .to_string(),
+        to_vec(&wide, &BincHandle::default())
+            .unwrap_err()
+            .to_string(),
+        to_vec(&wide, &SimpleHandle::default())
+            .unwrap_err()
+            .to_string(),
+    ] {
+        assert!(msg.contains("1000"), "{msg}");
+    }
 }
