@@ -27,6 +27,17 @@
 //! constant, checked on decode. The same type thus behaves identically under
 //! every handle, with no registry to keep in sync between encoder and decoder.
 //!
+//! # Choosing a tag
+//!
+//! msgpack, binc and simple write the tag in one byte, so a tag above 255 is
+//! an encode error there; msgpack's spec leaves types 0..=127 to
+//! applications (128..=255 are its reserved negative types, 255 = -1 its
+//! timestamps, refused for other data). CBOR takes any tag, but tags 0 and 1
+//! (times), 2 and 3 (bignums) and 55799 (self-describe) mean the same to
+//! every CBOR decoder: decoding into [`Value`](crate::Value) reads them as a
+//! time, an integer or nothing, so a type under such a tag does not come
+//! back through `Value`. Take another number.
+//!
 //! # Unregistered extensions
 //!
 //! Decoding into [`Value`](crate::Value) keeps an extension it does not know
