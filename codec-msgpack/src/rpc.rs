@@ -25,9 +25,9 @@
 //! - [`Client`]: `call` (typed parameters in, typed result out, matching
 //!   msgids) and `notify`. [`Server`]: a dispatch loop over a closure
 //!   `FnMut(&str, Vec<Value>) -> Result<Value, Value>`. A handler reads a
-//!   typed parameter with [`codec_core::from_value_in`] and the msgpack
-//!   handle, as `call` reads its result, so that an extension in it reads
-//!   as it would from the frame.
+//!   typed parameter with [`codec_core::from_value_in`] and the
+//!   connection's handle ([`RpcReader::handle`]), as `call` reads its
+//!   result, so that an extension in it reads as it would from the frame.
 //!
 //! ```
 //! use codec_core::Value;
@@ -460,6 +460,13 @@ impl<R: std::io::Read> RpcReader<R> {
         self.dec.offset()
     }
 
+    /// The handle the frames are read with: pass it to
+    /// [`codec_core::from_value_in`] to read a typed value from a
+    /// message's [`Value`] as it would read from the frame.
+    pub fn handle(&self) -> &MsgpackHandle {
+        &self.h
+    }
+
     /// Returns the inner reader; bytes read ahead into the buffer are lost.
     pub fn into_inner(self) -> R {
         self.dec.into_reader().into_inner()
@@ -791,7 +798,7 @@ impl<R: std::io::Read, W: std::io::Write> Client<R, W> {
                     }
                     // As the result would decode from the frame: the
                     // content of an extension in it is msgpack.
-                    return codec_core::from_value_in(&result, &self.conn.reader.h)
+                    return codec_core::from_value_in(&result, self.conn.reader.handle())
                         .map_err(|e| RpcError::Codec(e.in_field("result")));
                 }
                 Message::Response { msgid: id, .. } => {
