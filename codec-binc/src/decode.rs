@@ -583,7 +583,7 @@ impl DecodeFormat for BincDecoder {
     }
 
     /// An integer that fits, whole in the buffer, inline; the rest in
-    /// [`BincDecoder::read_i64_slow`].
+    /// `read_i64_slow`.
     #[inline]
     fn read_i64<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<i64> {
         match int_in_buffer(r.fill_buf()?) {
@@ -599,7 +599,7 @@ impl DecodeFormat for BincDecoder {
         }
     }
 
-    /// As [`DecodeFormat::read_i64`], with [`BincDecoder::read_u64_slow`].
+    /// As [`DecodeFormat::read_i64`], with `read_u64_slow`.
     #[inline]
     fn read_u64<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<u64> {
         match int_in_buffer(r.fill_buf()?) {

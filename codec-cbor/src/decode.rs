@@ -769,7 +769,7 @@ impl DecodeFormat for CborDecoder {
     }
 
     /// The whole item from the reader's buffer in one loop
-    /// ([`crate::document`]), where no option changes how a number reads.
+    /// (the `document` module), where no option changes how a number reads.
     #[inline]
     fn read_document<'de, R: Read<'de>>(
         &mut self,

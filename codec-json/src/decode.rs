@@ -1513,7 +1513,7 @@ impl DecodeFormat for JsonDecoder {
     }
 
     /// The whole item from the reader's buffer in one loop
-    /// ([`crate::document`]), where no option changes how a number reads.
+    /// (the `document` module), where no option changes how a number reads.
     #[inline]
     fn read_document<'de, R: Read<'de>>(
         &mut self,
@@ -1691,7 +1691,7 @@ impl DecodeFormat for JsonDecoder {
 
     /// Rounded straight from the decimal text to `f32` (no double rounding);
     /// numbers beyond the `f32` range are an error. The common case
-    /// ([`number::short_f32`]) inline, the rest out of line.
+    /// (`number::short_f32`) inline, the rest out of line.
     #[inline]
     fn read_f32<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<f32> {
         if let Some((v, len)) = self.number_in_buffer(r, short_f32::<R>)? {

@@ -438,7 +438,7 @@ impl DecodeFormat for MsgpackDecoder {
     }
 
     /// The whole item from the reader's buffer in one loop
-    /// ([`crate::document`]). Not for an item in a map key's place (its str
+    /// (the `document` module). Not for an item in a map key's place (its str
     /// items are text whatever the handle says), nor under `prefer_float`:
     /// the general path reads those.
     #[inline]

@@ -373,7 +373,7 @@ impl DecodeFormat for SimpleDecoder {
     }
 
     /// An integer that fits, whole in the buffer, inline; the rest in
-    /// [`SimpleDecoder::read_i64_slow`].
+    /// `read_i64_slow`.
     #[inline]
     fn read_i64<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<i64> {
         match int_in_buffer(r.fill_buf()?) {
@@ -389,7 +389,7 @@ impl DecodeFormat for SimpleDecoder {
         }
     }
 
-    /// As [`DecodeFormat::read_i64`], with [`SimpleDecoder::read_u64_slow`].
+    /// As [`DecodeFormat::read_i64`], with `read_u64_slow`.
     #[inline]
     fn read_u64<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<u64> {
         match int_in_buffer(r.fill_buf()?) {
