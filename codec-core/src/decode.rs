@@ -1132,13 +1132,20 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
         Ok(())
     }
 
-    /// [`Decoder::map_end`] before the map's end was seen.
+    /// [`Decoder::map_end`] before the map's end was seen. Each key left
+    /// is read as a [`Value`](crate::Value) (this path is cold: only a
+    /// hand-written decoder ends a map early), so that an error in skipping
+    /// its value names the entry by its key, as a derived decoder's would;
+    /// an error in the key itself names the entry by position.
     #[cold]
     fn map_end_rest(&mut self, mut seq: Seq) -> Result<()> {
         while self.map_next(&mut seq)? {
-            self.skip()?;
+            let i = seq.index.saturating_sub(1);
+            let key = crate::Value::decode(self).map_err(|e| e.in_entry_key(i))?;
+            let seg = key.path_segment().unwrap_or(PathSegment::Index(i));
+            drop(key);
             self.map_value(&mut seq)?;
-            self.skip()?;
+            self.skip().map_err(|e| e.within(seg))?;
         }
         self.depth = self.depth.saturating_sub(1);
         Ok(())

@@ -163,3 +163,64 @@ fn ending_gives_the_level_back() {
         );
     }
 }
+
+/// The bytes of `doc` in `h`, cut in the middle of the run of 40 `z`s
+/// that one of its strings holds.
+fn cut_in_zs(h: &AnyHandle, doc: &Value) -> Vec<u8> {
+    let mut bytes = h.to_vec(doc).unwrap();
+    let at = bytes
+        .windows(40)
+        .position(|w| w.iter().all(|&b| b == b'z'))
+        .unwrap_or_else(|| panic!("{}: no run of z", h.name()));
+    bytes.truncate(at + 20);
+    bytes
+}
+
+/// An error in what `array_end` and `map_end` skip names the item by its
+/// index and the entry by its key (by its position when the key itself
+/// is cut), as the error of a decoder that read them would.
+#[test]
+fn errors_in_skipped_items_and_entries_name_them() {
+    let zs = || s(&"z".repeat(40));
+    for h in handles() {
+        let items = Value::Array(vec![Value::Uint(1), Value::Uint(2), zs()]);
+        let err = h.from_slice::<Head<1>>(&cut_in_zs(&h, &items)).unwrap_err();
+        assert!(err.is_eof(), "{}: {err}", h.name());
+        assert_eq!(err.path_string(), "[2]", "{}: {err}", h.name());
+
+        let entries = Value::Map(vec![
+            (s("a"), Value::Uint(1)),
+            (s("b"), Value::Array(vec![Value::Nil, zs()])),
+        ]);
+        let err = h
+            .from_slice::<FirstEntries<1>>(&cut_in_zs(&h, &entries))
+            .unwrap_err();
+        assert!(err.is_eof(), "{}: {err}", h.name());
+        // (A skip reads no path inside what it skips.)
+        assert_eq!(err.path_string(), "[\"b\"]", "{}: {err}", h.name());
+
+        let int_keys = Value::Array(vec![Value::Map(vec![
+            (s("a"), Value::Uint(1)),
+            (Value::Uint(7), zs()),
+        ])]);
+        let err = h
+            .from_slice::<(FirstEntries<1>,)>(&cut_in_zs(&h, &int_keys))
+            .unwrap_err();
+        assert!(err.is_eof(), "{}: {err}", h.name());
+        // JSON writes the key as a string, and reads it back as one.
+        let key = if h.name() == "json" { "[\"7\"]" } else { "[7]" };
+        assert_eq!(
+            err.path_string(),
+            format!("[0]{key}"),
+            "{}: {err}",
+            h.name()
+        );
+
+        let cut_key = Value::Map(vec![(s("a"), Value::Uint(1)), (zs(), Value::Nil)]);
+        let err = h
+            .from_slice::<FirstEntries<1>>(&cut_in_zs(&h, &cut_key))
+            .unwrap_err();
+        assert!(err.is_eof(), "{}: {err}", h.name());
+        assert_eq!(err.path_string(), "[key of entry 1]", "{}: {err}", h.name());
+    }
+}
