@@ -9,12 +9,15 @@
 //!   documented lossy conversions in [`normalize`]) and re-encodes to the same bytes;
 //! - with small limits, a value that decodes respects every limit, and a value
 //!   that breaks one is an error naming it;
+//! - a decoder that stops early in each container ([`Partial`]) reads what
+//!   a whole decode reads, up to where it stops: `array_end` and `map_end`
+//!   skip the rest of any input that decodes whole;
 //! - the map modes read what the default mode reads: `LastWins` and `Sorted`
 //!   give its maps deduplicated (and sorted), `RejectDuplicates` gives it
 //!   unchanged or, where a map repeats a key, an error at that key.
 
 use crate::stream::{Mode, Trickle};
-use crate::types::{Borrowed, Record, Row, Shape, Tree};
+use crate::types::{Borrowed, Partial, Record, Row, Shape, Tree};
 use codec::{
     AnyHandle, BincHandle, CborHandle, Decode, DecodeOwned, Document, Encode, Error, ErrorKind,
     JsonHandle, MsgpackHandle, Result, SimpleHandle, Value, ValueMaps,
@@ -38,6 +41,7 @@ pub fn all(h: &AnyHandle, data: &[u8]) {
     typed(h, data);
     limits(h, data);
     map_modes(h, data);
+    partial(h, data);
 }
 
 /// MessagePack: every target.
@@ -671,6 +675,31 @@ pub fn limits(h: &AnyHandle, data: &[u8]) {
             );
         }
         (Err(_), Err(_)) => {}
+    }
+}
+
+/// Decode into [`Partial`], from a slice and from hostile readers: where
+/// `data` decodes whole into a [`Value`], the partial decode succeeds and
+/// is that value cut where it stops ([`Partial::of`]).
+pub fn partial(h: &AnyHandle, data: &[u8]) {
+    let got = decode_both::<Partial>(h, "Partial", data);
+    let Ok(whole) = h.from_slice::<Value>(data) else {
+        return;
+    };
+    let want = Partial::of(&whole);
+    match got {
+        // Compared as text: a NaN is equal to itself there.
+        Ok(p) => assert!(
+            format!("{p:?}") == format!("{want:?}"),
+            "{}: partial decode differs\n got:  {p:?}\n want: {want:?}\n input: {}",
+            h.name(),
+            hex(data)
+        ),
+        Err(e) => panic!(
+            "{}: the partial decode failed ({e}) where the whole decode did not\n input: {}",
+            h.name(),
+            hex(data)
+        ),
     }
 }
 

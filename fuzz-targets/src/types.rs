@@ -3,8 +3,11 @@
 //! nesting through `Option`, `Box`, `Vec` and `BTreeMap`.
 //!
 //! The fields avoid `HashMap` so that re-encoding is deterministic.
+//!
+//! [`Partial`] is hand-written instead: a decoder that stops early and
+//! leaves the rest of each container to `array_end` / `map_end`.
 
-use codec::Codec;
+use codec::{Codec, Decode, DecodeFormat, Decoder, Kind, Read, Result, Value};
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 
@@ -108,4 +111,63 @@ pub struct Tree {
     pub row: Option<Row>,
     /// A tuple.
     pub pair: (u16, String),
+}
+
+/// What a hand-written decoder that reads only the start of each container
+/// gets: an array's first item, a map's first entry (its key as a
+/// [`Value`]), each as a `Partial` again, the items and entries after it
+/// left for [`Decoder::array_end`] and [`Decoder::map_end`] to skip;
+/// anything else whole, as a `Value`.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Partial {
+    /// An array and its first item, if it has one.
+    Array(Option<Box<Partial>>),
+    /// A map and its first entry, if it has one.
+    Map(Option<(Value, Box<Partial>)>),
+    /// Any other item.
+    Other(Value),
+}
+
+impl Partial {
+    /// What a `Partial` decode of `v`'s encoding gives.
+    pub fn of(v: &Value) -> Partial {
+        match v {
+            Value::Array(items) => Partial::Array(items.first().map(|x| Box::new(Partial::of(x)))),
+            Value::Map(entries) => Partial::Map(
+                entries
+                    .first()
+                    .map(|(k, x)| (k.clone(), Box::new(Partial::of(x)))),
+            ),
+            other => Partial::Other(other.clone()),
+        }
+    }
+}
+
+impl<'de> Decode<'de> for Partial {
+    fn decode<R: Read<'de>, F: DecodeFormat>(d: &mut Decoder<'de, R, F>) -> Result<Self> {
+        match d.peek_kind()? {
+            Kind::Array => {
+                let mut seq = d.array_begin()?;
+                let mut first = None;
+                if d.array_next(&mut seq)? {
+                    first = Some(Box::new(Partial::decode(d).map_err(|e| e.in_index(0))?));
+                }
+                d.array_end(seq)?;
+                Ok(Partial::Array(first))
+            }
+            Kind::Map => {
+                let mut seq = d.map_begin()?;
+                let mut first = None;
+                if d.map_next(&mut seq)? {
+                    let k = Value::decode(d).map_err(|e| e.in_entry_key(0))?;
+                    d.map_value(&mut seq)?;
+                    let v = Partial::decode(d)?;
+                    first = Some((k, Box::new(v)));
+                }
+                d.map_end(seq)?;
+                Ok(Partial::Map(first))
+            }
+            _ => Value::decode(d).map(Partial::Other),
+        }
+    }
 }
