@@ -771,7 +771,8 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
         Ok(more)
     }
 
-    /// Ends an array, skipping any items not read (leaving one level of nesting).
+    /// Ends an array, skipping any items not read (leaving one level of
+    /// nesting). An error in a skipped item names it by its index.
     #[inline]
     pub fn array_end(&mut self, seq: Seq) -> Result<()> {
         if !seq.ended() {
@@ -1122,7 +1123,9 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
         self.f.map_value(&mut self.r, seq).map_err(|e| self.at(e))
     }
 
-    /// Ends a map, skipping any entries not read (leaving one level of nesting).
+    /// Ends a map, skipping any entries not read (leaving one level of
+    /// nesting). An error in a skipped entry names it by its key, or by
+    /// its position when the key itself is in error.
     #[inline]
     pub fn map_end(&mut self, seq: Seq) -> Result<()> {
         if !seq.ended() {
