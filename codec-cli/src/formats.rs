@@ -118,6 +118,7 @@ const FLAG_FORMAT: &[(&str, &str)] = &[
     ("json-integer-as-string", "json"),
     ("json-prefer-float", "json"),
     ("json-parse-quoted-keys", "json"),
+    ("json-big-int-as-float", "json"),
     ("simple-zero-as-nil", "simple"),
 ];
 

@@ -22,6 +22,10 @@ Usage: codec transcode [--from F] --to T [OPTIONS] [INPUT] [-o OUTPUT]
 Reads one document (or, with --stream, a sequence of documents) in format F
 and writes it in format T. Every value goes through the dynamic Value type,
 so integers keep their sign, floats their width, and maps their order.
+A json integer beyond the 64-bit ranges is kept exact (a cbor bignum, or
+the same digits in json) up to 128 bits; a longer one, or one that the
+output format cannot hold (msgpack, binc, simple), is an error rather than
+a rounded float, unless --json-big-int-as-float asks for the float.
 A cbor tag becomes, in msgpack, binc and simple, an extension whose data is
 the tagged item in that format (as an interface extension is written), and
 in json the item alone.
@@ -37,6 +41,9 @@ Options:
   -o, --output FILE       Write to FILE instead of standard output
       --no-progress       No progress indicator (shown on standard error for inputs of
                           32 MB or more when standard error is a terminal)
+      --json-big-int-as-float
+                          json input: integers beyond 64 bits become the nearest 64-bit
+                          float, as ugorji and `validate` / `inspect` read them
   -h, --help              This help
 
 {}
@@ -75,6 +82,7 @@ fn spec() -> Vec<Opt> {
         Opt::flag("stream"),
         Opt::value("output").short('o'),
         Opt::flag("no-progress"),
+        Opt::flag("json-big-int-as-float"),
     ];
     s.extend_from_slice(formats::ENCODE_OPTS);
     s.extend_from_slice(formats::DECODE_OPTS);
@@ -125,7 +133,7 @@ pub fn run(argv: &[OsString]) -> Result<(), Failure> {
             FormatArg::Auto => formats::detect(CMD, &input.name, &bytes, false, true, &p)?,
         };
         formats::check_flags(CMD, &p, from, Some(to))?;
-        let hi = formats::input_handle(CMD, from, &p)?;
+        let hi = input_handle(from, &p)?;
         let place = Place {
             source: &input.name,
             format: from,
@@ -148,7 +156,7 @@ pub fn run(argv: &[OsString]) -> Result<(), Failure> {
         }
     };
     formats::check_flags(CMD, &p, from, Some(to))?;
-    let hi = formats::input_handle(CMD, from, &p)?;
+    let hi = input_handle(from, &p)?;
     let place = Place {
         source: &input.name,
         format: from,
@@ -165,6 +173,17 @@ pub fn run(argv: &[OsString]) -> Result<(), Failure> {
             Err(e)
         }
     }
+}
+
+/// The handle that reads `from`: the decoding flags applied and, for json,
+/// integers beyond 64 bits kept exact (`JsonHandle::exact_integers`) unless
+/// `--json-big-int-as-float` asks for ugorji's rounded float.
+fn input_handle(from: &str, p: &args::Parsed) -> Result<codec::AnyHandle, Failure> {
+    let mut h = formats::input_handle(CMD, from, p)?;
+    if let codec::AnyHandle::Json(j) = &mut h {
+        j.exact_integers = !p.has("json-big-int-as-float");
+    }
+    Ok(h)
 }
 
 /// Reads up to [`formats::SNIFF_BYTES`] for auto-detection; true when that is the whole input.

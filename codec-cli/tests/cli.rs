@@ -777,3 +777,67 @@ fn one_gigabyte_json_lines_in_bounded_memory() {
     println!("{}", check.text().trim());
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// A json integer beyond 64 bits is transcoded exactly (a cbor bignum, the
+/// same digits in json), or refused where it cannot be: never rounded,
+/// unless `--json-big-int-as-float` asks for it.
+#[test]
+fn transcode_keeps_big_json_integers() {
+    let input = b"[123456789012345678901234567890, -9223372036854775809, 1]\n";
+    let out = codec(&["transcode", "--from", "json", "--to", "json"], input);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(
+        out.stdout,
+        b"[123456789012345678901234567890,-9223372036854775809,1]\n"
+    );
+    let out = codec(&["transcode", "--to", "cbor"], input);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(
+        decode("cbor", &out.stdout).unwrap(),
+        Value::Array(vec![
+            Value::BigInt(123456789012345678901234567890),
+            Value::BigInt(-9223372036854775809),
+            Value::Uint(1),
+        ])
+    );
+    for to in ["msgpack", "binc", "simple"] {
+        let out = codec(&["transcode", "--from", "json", "--to", to], input);
+        assert_eq!(out.code, 1, "{to}: {}", out.stderr);
+        assert!(out.stdout.is_empty(), "{to}");
+        assert!(out.stderr.contains("cannot hold"), "{to}: {}", out.stderr);
+    }
+    // Beyond 128 bits: an error that points at the number.
+    let longer = b"[1, 1234567890123456789012345678901234567890123]";
+    let out = codec(&["transcode", "--from", "json", "--to", "json"], longer);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert!(out.stdout.is_empty());
+    assert!(out.stderr.contains("at byte 4"), "{}", out.stderr);
+    // Asked for, the nearest float, as validate and inspect read it.
+    let flag = "--json-big-int-as-float";
+    let out = codec(
+        &["transcode", "--from", "json", "--to", "json", flag],
+        longer,
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(out.stdout, b"[1,1.2345678901234567e+42]\n");
+    let out = codec(
+        &["transcode", "--from", "json", "--to", "msgpack", flag],
+        input,
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(
+        decode("msgpack", &out.stdout).unwrap(),
+        Value::Array(vec![
+            Value::F64(123456789012345678901234567890.0),
+            Value::F64(-9223372036854775809.0),
+            Value::Int(1),
+        ])
+    );
+    let out = codec(&["validate", "--format", "json"], longer);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let out = codec(
+        &["transcode", "--from", "cbor", "--to", "msgpack", flag],
+        b"\x01",
+    );
+    assert_eq!(out.code, 2, "{}", out.stderr);
+}

@@ -53,6 +53,8 @@ enum Pending {
 pub struct JsonDecoder {
     prefer_float: bool,
     parse_quoted_keys: bool,
+    /// `JsonHandle::exact_integers`, unless a `prefer_float` overrides it.
+    exact_integers: bool,
     pending: Option<Pending>,
     /// The pending item is a quoted key (with `parse_quoted_keys`): `aux`
     /// holds its text, whatever it was classified as, for a target that
@@ -846,6 +848,7 @@ impl JsonDecoder {
         JsonDecoder {
             prefer_float: h.prefer_float,
             parse_quoted_keys: h.parse_quoted_keys,
+            exact_integers: h.exact_integers && !h.prefer_float && !h.options.decode.prefer_float,
             pending: None,
             pending_quoted: false,
             pending_at: 0,
@@ -1257,7 +1260,7 @@ impl JsonDecoder {
         self.aux = bytes;
         self.pending_quoted = true;
         let kind = match &pending {
-            Pending::Num(n) => n.kind(false),
+            Pending::Num(n) => n.kind(false, self.exact_integers),
             Pending::Bool(_) => Kind::Bool,
             Pending::Str => Kind::Str,
         };
@@ -1272,7 +1275,7 @@ impl JsonDecoder {
     fn peek_kind_other<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<Kind> {
         if let Some(p) = &self.pending {
             return Ok(match p {
-                Pending::Num(n) => n.kind(false),
+                Pending::Num(n) => n.kind(false, self.exact_integers),
                 Pending::Bool(_) => Kind::Bool,
                 Pending::Str => Kind::Str,
             });
@@ -1291,7 +1294,7 @@ impl JsonDecoder {
                 self.pending = Some(Pending::Num(n));
                 self.pending_quoted = false;
                 self.pending_at = at;
-                n.kind(false)
+                n.kind(false, self.exact_integers)
             }
             _ => return Err(unexpected(b, "a value")),
         })
@@ -1525,6 +1528,7 @@ impl DecodeFormat for JsonDecoder {
             || self.in_key
             || self.parse_quoted_keys
             || self.prefer_float
+            || self.exact_integers
             || opts.prefer_float
         {
             return Ok(false);
@@ -1565,8 +1569,9 @@ impl DecodeFormat for JsonDecoder {
                     }
                 }
                 let n = self.read_num(r, false)?;
-                match n.kind(self.prefer_float) {
+                match n.kind(self.prefer_float, self.exact_integers) {
                     Kind::Uint | Kind::Int if opts.prefer_float => Value::F64(n.to_f64()),
+                    Kind::BigInt => Value::BigInt(n.to_i128().map_err(|e| e.at(before))?),
                     Kind::Int => Value::Int(n.to_i64()?),
                     Kind::Uint => {
                         let u = n.to_u64()?;

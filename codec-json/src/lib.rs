@@ -74,7 +74,9 @@
 //! - **128-bit integers** are written in full (valid JSON; ugorji has none)
 //!   and read exactly by `i128`/`u128` targets. Into [`codec_core::Value`] an
 //!   integer of magnitude 2^64 or more becomes `F64`, as in ugorji; so does a
-//!   negative one below -2^63, which ugorji refuses.
+//!   negative one below -2^63, which ugorji refuses. With
+//!   [`JsonHandle::exact_integers`] both become `BigInt` (exact), and an
+//!   integer beyond `i128` is an error rather than a rounded float.
 //! - **Extensions and tags** (from other formats, e.g. when transcoding):
 //!   an extension's data is written as a base64 string and its tag dropped
 //!   (ugorji writes a bytes extension the same way); a CBOR tag writes
@@ -215,6 +217,16 @@ pub struct JsonHandle {
     /// Into [`Value`](codec_core::Value), every number becomes `F64`.
     /// ugorji's `PreferFloat`.
     pub prefer_float: bool,
+    /// Into [`Value`](codec_core::Value), an integer outside the 64-bit
+    /// ranges becomes [`Value::BigInt`](codec_core::Value::BigInt), exactly,
+    /// and one beyond `i128` is an out-of-range error, where by default (as
+    /// in ugorji) either becomes the nearest `F64`. Not ugorji's; for a
+    /// reader that must not change what it was given (the `codec` command's
+    /// `transcode` turns it on). A `prefer_float`, of the handle or of its
+    /// [`DecodeOptions`](codec_core::DecodeOptions), turns it off. Typed
+    /// targets are unaffected: `i128`/`u128` read such integers exactly
+    /// either way, and float targets round them.
+    pub exact_integers: bool,
     /// Write a space after each top-level value. ugorji's `TermWhitespace`.
     pub term_whitespace: bool,
     /// Write a newline after each top-level value (JSON Lines); takes
@@ -267,6 +279,12 @@ impl JsonHandle {
     /// Sets [`JsonHandle::prefer_float`].
     pub fn prefer_float(mut self, on: bool) -> Self {
         self.prefer_float = on;
+        self
+    }
+
+    /// Sets [`JsonHandle::exact_integers`].
+    pub fn exact_integers(mut self, on: bool) -> Self {
+        self.exact_integers = on;
         self
     }
 

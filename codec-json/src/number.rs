@@ -75,15 +75,18 @@ enum Exact {
 
 impl Num {
     /// The kind a dynamic decode sees: ugorji gives uint64 for non-negative
-    /// integers, int64 for negative ones, float64 for the rest (huge integers too).
+    /// integers, int64 for negative ones, float64 for the rest (huge integers
+    /// too, unless `exact` asks for [`Kind::BigInt`], which reads them
+    /// exactly or refuses them: `JsonHandle::exact_integers`).
     #[inline]
-    pub fn kind(&self, prefer_float: bool) -> Kind {
+    pub fn kind(&self, prefer_float: bool, exact: bool) -> Kind {
         if prefer_float {
             return Kind::Float64;
         }
         match self {
             Num::U(_) => Kind::Uint,
             Num::I(_) => Kind::Int,
+            Num::Big { .. } if exact => Kind::BigInt,
             Num::F(_) | Num::Big { .. } => Kind::Float64,
         }
     }
@@ -126,7 +129,7 @@ impl Num {
             Num::Big {
                 mag: Some(m), neg, ..
             } => format!("{}{}", if neg { "-" } else { "" }, m.get()),
-            Num::Big { v, .. } => format!("{v:e}"),
+            Num::Big { v, .. } => format!("{v:e} (rounded from an integer beyond 128 bits)"),
             // More digits than `v` shows: `1.0000000000000000000001` is
             // not the integer 1 its rounding prints as.
             Num::F(f) if f.exact == Exact::NotInt => {
@@ -1622,7 +1625,7 @@ mod tests {
                 match (fast, parse_general(&text, false, false)) {
                     (Ok((v, len)), Ok(Parsed::Done(n, glen))) => {
                         assert_eq!(len, glen, "{s}");
-                        let want = match n.kind(false) {
+                        let want = match n.kind(false, false) {
                             Kind::Int => Value::Int(n.to_i64().unwrap()),
                             Kind::Uint => match i64::try_from(n.to_u64().unwrap()) {
                                 Ok(i) if signed => Value::Int(i),
@@ -2287,7 +2290,15 @@ mod tests {
         assert_eq!(num("-0").exact_int(), Some((true, 0)));
         assert_eq!(num("-0").to_f64().to_bits(), (-0.0f64).to_bits());
         assert_eq!(num("-0").to_f32().to_bits(), (-0.0f32).to_bits());
-        assert_eq!(num("-9223372036854775809").kind(false), Kind::Float64);
+        assert_eq!(
+            num("-9223372036854775809").kind(false, false),
+            Kind::Float64
+        );
+        assert_eq!(num("-9223372036854775809").kind(false, true), Kind::BigInt);
+        assert_eq!(num("18446744073709551616").kind(false, true), Kind::BigInt);
+        assert_eq!(num("18446744073709551616").kind(true, true), Kind::Float64);
+        assert_eq!(num("1e30").kind(false, true), Kind::Float64);
+        assert_eq!(num("18446744073709551615").kind(false, true), Kind::Uint);
         assert_eq!(num("1.5e1").to_u64().unwrap(), 15);
         assert!(num("1.5").to_u64().is_err());
         assert_eq!(num("1E2").to_i64().unwrap(), 100);

@@ -292,3 +292,95 @@ fn f32_on_the_fixed_notation_bound_is_fixed() {
     assert_eq!(text(to_vec(&Value::F32(1e-6), &h).unwrap()), "0.000001");
     assert_eq!(text(to_vec(&9.9e-7f32, &h).unwrap()), "9.9e-07");
 }
+
+/// `exact_integers`: integers beyond 64 bits stay exact in a `Value` (and a
+/// `Document`), from a slice, a reader, a value decoded into, a quoted key;
+/// one beyond `i128` is an error at its first byte; `prefer_float` wins.
+#[test]
+fn exact_integers_keep_big_integers_in_values() {
+    let input = b"[18446744073709551616, -9223372036854775809, 1, -1, 1e30, 2.5, \
+                  170141183460469231731687303715884105727, \
+                  -170141183460469231731687303715884105728]";
+    let exact = Value::Array(vec![
+        Value::BigInt(1 << 64),
+        Value::BigInt(-(1 << 63) - 1),
+        Value::Uint(1),
+        Value::Int(-1),
+        Value::F64(1e30),
+        Value::F64(2.5),
+        Value::BigInt(i128::MAX),
+        Value::BigInt(i128::MIN),
+    ]);
+    let h = JsonHandle::default().exact_integers(true);
+    assert_eq!(from_slice::<Value, _>(input, &h).unwrap(), exact);
+    let read: Value = codec_core::from_reader(&input[..], &h).unwrap();
+    assert_eq!(read, exact);
+    // Decoding into an existing value looks at the number's kind first.
+    let mut into = Value::Nil;
+    codec_core::from_slice_into(input, &h, &mut into).unwrap();
+    assert_eq!(into, exact);
+    let doc: codec_core::Document = from_slice(input, &h).unwrap();
+    assert_eq!(Value::from(&doc), exact);
+    // What it wrote reads back the same.
+    assert_eq!(
+        from_slice::<Value, _>(&to_vec(&exact, &h).unwrap(), &h).unwrap(),
+        exact
+    );
+
+    // By default (ugorji's way) they become the nearest float.
+    let v: Value = from_slice(b"[18446744073709551616]", &JsonHandle::default()).unwrap();
+    assert_eq!(v, Value::Array(vec![Value::F64(18446744073709551616.0)]));
+
+    // Beyond i128: an error at the number, from a slice or a reader.
+    for big in [
+        &b"[1, 170141183460469231731687303715884105728]"[..],
+        b"[1, -170141183460469231731687303715884105729]",
+        b"[1, 1234567890123456789012345678901234567890123]",
+    ] {
+        let e = from_slice::<Value, _>(big, &h).unwrap_err();
+        assert!(
+            matches!(e.kind(), codec_core::ErrorKind::OutOfRange { .. }),
+            "{e}"
+        );
+        assert_eq!(e.offset(), Some(4), "{e}");
+        let e = codec_core::from_reader::<Value, _, _>(big, &h).unwrap_err();
+        assert_eq!(e.offset(), Some(4), "{e}");
+        assert!(from_slice::<codec_core::Document, _>(big, &h).is_err());
+    }
+
+    // Quoted keys read as numbers are exact too.
+    let keys: Value = from_slice(
+        br#"{"18446744073709551616": 1}"#,
+        &h.clone().parse_quoted_keys(true),
+    )
+    .unwrap();
+    assert_eq!(
+        keys,
+        Value::Map(vec![(Value::BigInt(1 << 64), Value::Uint(1))])
+    );
+
+    // Either `prefer_float` turns it off.
+    let floats = Value::Array(vec![Value::F64(18446744073709551616.0)]);
+    let pf = h.clone().prefer_float(true);
+    assert_eq!(
+        from_slice::<Value, _>(b"[18446744073709551616]", &pf).unwrap(),
+        floats
+    );
+    let mut opts = codec_core::Options::default();
+    opts.decode.prefer_float = true;
+    let pf = h.clone().with_options(opts);
+    assert_eq!(
+        from_slice::<Value, _>(b"[18446744073709551616]", &pf).unwrap(),
+        floats
+    );
+
+    // Typed targets read as before.
+    assert_eq!(
+        from_slice::<u128, _>(b"18446744073709551616", &h).unwrap(),
+        1 << 64
+    );
+    assert_eq!(
+        from_slice::<f64, _>(b"18446744073709551616", &h).unwrap(),
+        18446744073709551616.0
+    );
+}

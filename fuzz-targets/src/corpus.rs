@@ -54,7 +54,20 @@ pub fn seeds(handle: &str, root: &Path) -> Vec<Seed> {
     match handle {
         "msgpack" => msgpack_suite(root, &mut out),
         "cbor" => cbor_files(root, &mut out),
-        "json" => json_files(root, &mut out),
+        "json" => {
+            json_files(root, &mut out);
+            // Integers on either side of the 64- and 128-bit bounds, for
+            // `targets::json_exact`.
+            out.push(Seed {
+                name: "json:big-integers".to_string(),
+                data: b"[18446744073709551615,18446744073709551616,-9223372036854775808,\
+                        -9223372036854775809,170141183460469231731687303715884105727,\
+                        -170141183460469231731687303715884105728,\
+                        170141183460469231731687303715884105728,\
+                        {\"k\":123456789012345678901234567890}]"
+                    .to_vec(),
+            });
+        }
         _ => {}
     }
     samples(handle, &mut out);

@@ -64,12 +64,51 @@ pub fn simple(data: &[u8]) {
     all(&AnyHandle::Simple(SimpleHandle::default()), data);
 }
 
-/// JSON: every target, the whitespace target and the skip target.
+/// JSON: every target, the whitespace, skip, serde_json and exact-integer targets.
 pub fn json(data: &[u8]) {
     all(&AnyHandle::Json(JsonHandle::default()), data);
     json_whitespace(data);
     json_skip(data);
     json_serde(data);
+    json_exact(data);
+}
+
+/// JSON with `exact_integers`: the `value` target (slice and readers agree,
+/// `Document` agrees, round trip), and against the default handle the same
+/// value but for integers beyond 64 bits, `BigInt` here where the default
+/// gives the nearest `F64`, or an out-of-range error beyond `i128`.
+pub fn json_exact(data: &[u8]) {
+    let h = AnyHandle::Json(JsonHandle::default().exact_integers(true));
+    value(&h, data);
+    let exact = h.from_slice::<Value>(data);
+    let plain = AnyHandle::Json(JsonHandle::default()).from_slice::<Value>(data);
+    match (&exact, &plain) {
+        (Ok(e), Ok(p)) => assert!(
+            rounded(e) == *p,
+            "json: exact integers {e:?} but by default {p:?}\n input: {}",
+            hex(data)
+        ),
+        (Err(e), Ok(_)) => assert!(
+            matches!(e.kind(), ErrorKind::OutOfRange { .. }),
+            "json: exact integers refuse with {e} what the default reads\n input: {}",
+            hex(data)
+        ),
+        (Ok(_), Err(e)) => panic!(
+            "json: exact integers read what the default refuses with {e}\n input: {}",
+            hex(data)
+        ),
+        (Err(_), Err(_)) => {}
+    }
+}
+
+/// `v` with each `BigInt` as the nearest `F64`.
+fn rounded(v: &Value) -> Value {
+    match v {
+        Value::BigInt(n) => Value::F64(*n as f64),
+        Value::Array(a) => Value::Array(a.iter().map(rounded).collect()),
+        Value::Map(m) => Value::Map(m.iter().map(|(k, v)| (rounded(k), rounded(v))).collect()),
+        other => other.clone(),
+    }
 }
 
 /// JSON accepts exactly the texts serde_json (another strict RFC 8259
