@@ -97,29 +97,39 @@ pub const ENCODE_OPTS: &[Opt] = &[
     Opt::flag("simple-zero-as-nil"),
 ];
 
-/// Which format each format-specific flag belongs to.
-const FLAG_FORMAT: &[(&str, &str)] = &[
-    ("pretty", "json"),
-    ("json-indent", "json"),
-    ("msgpack-old-spec", "msgpack"),
-    ("msgpack-positive-int-unsigned", "msgpack"),
-    ("msgpack-no-fixnum", "msgpack"),
-    ("msgpack-raw-to-string", "msgpack"),
-    ("binc-symbols", "binc"),
-    ("cbor-indefinite", "cbor"),
-    ("cbor-time-rfc3339", "cbor"),
-    ("cbor-optimum-size", "cbor"),
-    ("cbor-preferred", "cbor"),
-    ("cbor-deterministic", "cbor"),
-    ("cbor-reject-duplicate-keys", "cbor"),
-    ("cbor-skip-tags", "cbor"),
-    ("cbor-keep-time-tags", "cbor"),
-    ("json-html-chars-as-is", "json"),
-    ("json-integer-as-string", "json"),
-    ("json-prefer-float", "json"),
-    ("json-parse-quoted-keys", "json"),
-    ("json-big-int-as-float", "json"),
-    ("simple-zero-as-nil", "simple"),
+/// Whether a format-specific flag changes how its format is read or written.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Side {
+    Input,
+    Output,
+    /// Either: `msgpack-old-spec` reads old-spec raw strings as bytes too.
+    Both,
+}
+use Side::{Both, Input, Output};
+
+/// Which format, read or written, each format-specific flag belongs to.
+const FLAG_FORMAT: &[(&str, &str, Side)] = &[
+    ("pretty", "json", Output),
+    ("json-indent", "json", Output),
+    ("msgpack-old-spec", "msgpack", Both),
+    ("msgpack-positive-int-unsigned", "msgpack", Output),
+    ("msgpack-no-fixnum", "msgpack", Output),
+    ("msgpack-raw-to-string", "msgpack", Input),
+    ("binc-symbols", "binc", Output),
+    ("cbor-indefinite", "cbor", Output),
+    ("cbor-time-rfc3339", "cbor", Output),
+    ("cbor-optimum-size", "cbor", Output),
+    ("cbor-preferred", "cbor", Output),
+    ("cbor-deterministic", "cbor", Output),
+    ("cbor-reject-duplicate-keys", "cbor", Input),
+    ("cbor-skip-tags", "cbor", Input),
+    ("cbor-keep-time-tags", "cbor", Input),
+    ("json-html-chars-as-is", "json", Output),
+    ("json-integer-as-string", "json", Output),
+    ("json-prefer-float", "json", Input),
+    ("json-parse-quoted-keys", "json", Input),
+    ("json-big-int-as-float", "json", Input),
+    ("simple-zero-as-nil", "simple", Output),
 ];
 
 /// Help text for the decoding options.
@@ -167,7 +177,8 @@ Output options:
 /// the work thread's stack is sized for this.
 pub const MAX_DEPTH_CAP: u32 = 10_000;
 
-/// Checks that every format-specific flag given applies to a format this command reads or writes.
+/// Checks that every format-specific flag given applies to a format this
+/// command reads (a decoding flag) or writes (an encoding flag).
 pub fn check_flags(
     cmd: &str,
     p: &Parsed,
@@ -175,17 +186,22 @@ pub fn check_flags(
     output: Option<&str>,
 ) -> Result<(), Failure> {
     for (flag, _) in &p.opts {
-        if let Some((_, fmt)) = FLAG_FORMAT.iter().find(|(f, _)| f == flag)
-            && *fmt != input
-            && output != Some(*fmt)
-        {
+        let Some(&(_, fmt, side)) = FLAG_FORMAT.iter().find(|(f, _, _)| f == flag) else {
+            continue;
+        };
+        let (applies, what) = match side {
+            Input => (fmt == input, "input"),
+            Output => (output == Some(fmt), "output"),
+            Both => (fmt == input || output == Some(fmt), "input or output"),
+        };
+        if !applies {
             let doing = match output {
                 Some(o) => format!("this command reads {input} and writes {o}"),
                 None => format!("this command reads {input}"),
             };
             return Err(Failure::usage(
                 cmd,
-                format!("--{flag} applies to {fmt}, but {doing}"),
+                format!("--{flag} applies to {fmt} {what}, but {doing}"),
             ));
         }
     }

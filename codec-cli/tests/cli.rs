@@ -90,6 +90,33 @@ fn usage_errors_exit_2() {
         ],
         &["validate", "--format", "json", "--stream=yes"],
         &["inspect", "--format"],
+        // A decoding flag of the output format, an encoding flag of the input's.
+        &[
+            "transcode",
+            "--from",
+            "cbor",
+            "--to",
+            "json",
+            "--json-prefer-float",
+        ],
+        &[
+            "transcode",
+            "--from",
+            "json",
+            "--to",
+            "msgpack",
+            "--msgpack-raw-to-string",
+        ],
+        &["transcode", "--from", "json", "--to", "cbor", "--pretty"],
+        &[
+            "transcode",
+            "--from",
+            "cbor",
+            "--to",
+            "json",
+            "--cbor-indefinite",
+        ],
+        &["validate", "--format", "cbor", "--json-parse-quoted-keys"],
     ] {
         let out = codec(args, b"[1]");
         assert_eq!(
@@ -836,8 +863,13 @@ fn transcode_keeps_big_json_integers() {
     let out = codec(&["validate", "--format", "json"], longer);
     assert_eq!(out.code, 0, "{}", out.stderr);
     let out = codec(
-        &["transcode", "--from", "cbor", "--to", "msgpack", flag],
+        &["transcode", "--from", "cbor", "--to", "json", flag],
         b"\x01",
     );
     assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("applies to json input"),
+        "{}",
+        out.stderr
+    );
 }
