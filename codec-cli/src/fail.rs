@@ -91,7 +91,7 @@ pub fn decode_failure(e: &codec::Error, place: &Place<'_>) -> Failure {
     if let Some(n) = place.document {
         m.push_str(&format!(" (document {n})"));
     }
-    let path = e.path_string();
+    let path = e.path_brief();
     if !path.is_empty() {
         m.push_str(&format!(" in {path}"));
     }
@@ -109,7 +109,7 @@ pub fn encode_failure(e: &codec::Error, format: &str, document: Option<u64>) -> 
     if let Some(n) = document {
         m.push_str(&format!(" (document {n})"));
     }
-    let path = e.path_string();
+    let path = e.path_brief();
     if !path.is_empty() {
         m.push_str(&format!(" at {path}"));
     }

@@ -410,6 +410,9 @@ fn deep_nesting_is_an_error() {
     let out = codec(&["validate", "--format", "msgpack"], &deep);
     assert_eq!(out.code, 1, "{}", out.stderr);
     assert!(out.stderr.contains("max_depth"), "{}", out.stderr);
+    // The path of 256 items is shown by its ends.
+    assert!(out.stderr.contains("[0]…244 more…[0]"), "{}", out.stderr);
+    assert!(out.stderr.len() < 200, "{}", out.stderr);
     let out = codec(
         &["validate", "--format", "msgpack", "--max-depth", "10000"],
         &deep,

@@ -124,6 +124,10 @@ struct Inner {
 /// The error of every encode and decode operation.
 ///
 /// It is one pointer wide, so `Result<T>` stays small on the fast path.
+/// Its [`Display`](fmt::Display) is one line: the kind, the path
+/// ([`Error::path_brief`]: deep paths and long keys shortened, so that no
+/// input makes the message long) and the byte offset. The whole path is
+/// [`Error::path`] and [`Error::path_string`].
 pub struct Error(Box<Inner>);
 
 impl Error {
@@ -168,14 +172,8 @@ impl Error {
     #[cold]
     pub fn out_of_range(target: &'static str, value: impl fmt::Display) -> Self {
         let mut value = value.to_string();
-        if value.len() > 64 {
-            let len = value.len();
-            let mut cut = 40;
-            while !value.is_char_boundary(cut) {
-                cut -= 1;
-            }
-            value.truncate(cut);
-            value.push_str(&format!("… ({len} bytes)"));
+        if let (head, true) = brief(&value, BRIEF_TEXT) {
+            value = format!("{head}… ({} bytes)", value.len());
         }
         Self::new(ErrorKind::OutOfRange { target, value })
     }
@@ -255,19 +253,37 @@ impl Error {
         self.0.path.iter().rev()
     }
 
-    /// The path rendered as text, e.g. `.users[3].name`; empty at the top level.
+    /// The path rendered as text, e.g. `.users[3].name`; empty at the top
+    /// level. In full, however deep the path and long its keys: for a
+    /// message, [`Error::path_brief`].
     pub fn path_string(&self) -> String {
         let mut s = String::new();
         for seg in self.path() {
-            use fmt::Write as _;
-            let _ = match seg {
-                PathSegment::Field(f) => write!(s, ".{f}"),
-                PathSegment::Index(i) => write!(s, "[{i}]"),
-                PathSegment::Key(k) => write!(s, "[{k:?}]"),
-                PathSegment::KeyLiteral(k) => write!(s, "[{k}]"),
-                PathSegment::Variant(v) => write!(s, "::{v}"),
-                PathSegment::EntryKey(i) => write!(s, "[key of entry {i}]"),
-            };
+            write_segment(&mut s, seg, usize::MAX);
+        }
+        s
+    }
+
+    /// [`Error::path_string`] as [`Display`](fmt::Display) shows it, so
+    /// that a message stays short whatever the input: a path of more than
+    /// 16 segments keeps its first and last 6 around the count of the
+    /// others (`[0][0][0][0][0][0]…244 more…[0][0][0][0][0][0]`), and a key
+    /// of more than 64 bytes its first 40 or so and its length
+    /// (`["aaaa…" (5000 bytes)]`).
+    pub fn path_brief(&self) -> String {
+        const MOST: usize = 16;
+        const ENDS: usize = 6;
+        let n = self.0.path.len();
+        let mut s = String::new();
+        for (i, seg) in self.path().enumerate() {
+            if n > MOST && (ENDS..n - ENDS).contains(&i) {
+                if i == ENDS {
+                    use fmt::Write as _;
+                    let _ = write!(s, "…{} more…", n - 2 * ENDS);
+                }
+                continue;
+            }
+            write_segment(&mut s, seg, BRIEF_TEXT);
         }
         s
     }
@@ -352,10 +368,17 @@ impl fmt::Display for ErrorKind {
             ErrorKind::LengthLimitExceeded { limit, len, max } => {
                 write!(f, "length {len} exceeds {limit} ({max})")
             }
-            ErrorKind::UnknownField(n) => write!(f, "unknown field {n:?}"),
+            ErrorKind::UnknownField(n) => {
+                f.write_str("unknown field ")?;
+                write_quoted(f, n, BRIEF_TEXT)
+            }
             ErrorKind::MissingField(n) => write!(f, "missing field {n:?}"),
             ErrorKind::DuplicateField(n) => write!(f, "duplicate field {n:?}"),
-            ErrorKind::UnknownVariant(n) => write!(f, "unknown variant {n}"),
+            // Shown as the format gives it (`"name"`, `7`): cut plainly.
+            ErrorKind::UnknownVariant(n) => match brief(n, BRIEF_TEXT) {
+                (n, false) => write!(f, "unknown variant {n}"),
+                (b, true) => write!(f, "unknown variant {b}… ({} bytes)", n.len()),
+            },
             ErrorKind::InvalidLength { expected, found } => {
                 write!(f, "expected {expected} elements, found {found}")
             }
@@ -371,10 +394,60 @@ impl fmt::Display for ErrorKind {
     }
 }
 
+/// The longest text from the input (a key, an unknown field's name, a
+/// number) that a message shows whole, in bytes; a longer one shows its
+/// first [`BRIEF_CUT`] bytes (less where a character would be cut).
+const BRIEF_TEXT: usize = 64;
+const BRIEF_CUT: usize = 40;
+
+/// `s` whole if it has at most `max` bytes, else cut to [`BRIEF_CUT`] at a
+/// character boundary; and whether it was cut.
+fn brief(s: &str, max: usize) -> (&str, bool) {
+    if s.len() <= max {
+        return (s, false);
+    }
+    let mut cut = BRIEF_CUT;
+    while !s.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    (&s[..cut], true)
+}
+
+/// `text` quoted, or, when longer than `max` bytes, its start quoted with
+/// `…` and its length: `"abc…" (1000 bytes)`, as a found text string shows.
+fn write_quoted(out: &mut impl fmt::Write, text: &str, max: usize) -> fmt::Result {
+    match brief(text, max) {
+        (t, false) => write!(out, "{t:?}"),
+        (t, true) => {
+            let quoted = format!("{t:?}");
+            let open = quoted.strip_suffix('"').unwrap_or(&quoted);
+            write!(out, "{open}…\" ({} bytes)", text.len())
+        }
+    }
+}
+
+/// Writes one segment of a path, a text key cut to `max` bytes.
+fn write_segment(s: &mut String, seg: &PathSegment, max: usize) {
+    use fmt::Write as _;
+    let _ = match seg {
+        PathSegment::Field(f) => write!(s, ".{f}"),
+        PathSegment::Index(i) => write!(s, "[{i}]"),
+        PathSegment::Key(k) => {
+            s.push('[');
+            let _ = write_quoted(s, k, max);
+            s.push(']');
+            Ok(())
+        }
+        PathSegment::KeyLiteral(k) => write!(s, "[{k}]"),
+        PathSegment::Variant(v) => write!(s, "::{v}"),
+        PathSegment::EntryKey(i) => write!(s, "[key of entry {i}]"),
+    };
+}
+
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Display::fmt(&self.0.kind, f)?;
-        let path = self.path_string();
+        let path = self.path_brief();
         match (path.is_empty(), self.0.offset) {
             (false, Some(o)) => write!(f, " at {path} (byte {o})")?,
             (false, None) => write!(f, " at {path}")?,
@@ -590,6 +663,59 @@ mod tests {
         // Cut on a character boundary.
         let e = Error::out_of_range("u8", "é".repeat(40));
         assert!(e.to_string().contains("… (80 bytes)"), "{e}");
+    }
+
+    /// A deep path, a long key, a long unknown field name: the message
+    /// stays short, `path_string` keeps them whole.
+    #[test]
+    fn display_shortens_deep_paths_and_long_keys() {
+        let mut e = Error::new(ErrorKind::DepthLimitExceeded { max: 256 }).at(256);
+        for _ in 0..256 {
+            e = e.in_index(0);
+        }
+        assert_eq!(e.path_string(), "[0]".repeat(256));
+        let six = "[0]".repeat(6);
+        assert_eq!(e.path_brief(), format!("{six}…244 more…{six}"));
+        assert_eq!(
+            e.to_string(),
+            format!("nesting deeper than max_depth (256) at {six}…244 more…{six} (byte 256)")
+        );
+        // Sixteen segments are shown whole, seventeen are not.
+        let mut e = Error::eof();
+        for i in 0..16 {
+            e = e.in_index(i);
+        }
+        assert_eq!(e.path_brief(), e.path_string());
+        let e = e.in_field("top");
+        assert_eq!(
+            e.path_brief(),
+            ".top[15][14][13][12][11]…5 more…[5][4][3][2][1][0]"
+        );
+
+        let key = "é".repeat(1000);
+        let e = Error::eof()
+            .within(PathSegment::Key(key.clone()))
+            .in_field("m");
+        assert_eq!(e.path_string(), format!(".m[{key:?}]"));
+        let head = "é".repeat(20);
+        assert_eq!(e.path_brief(), format!(".m[\"{head}…\" (2000 bytes)]"));
+        let short = "k".repeat(64);
+        let e = Error::eof().within(PathSegment::Key(short.clone()));
+        assert_eq!(e.path_brief(), format!("[{short:?}]"));
+
+        let name = "x".repeat(100);
+        let e = Error::new(ErrorKind::UnknownField(name));
+        let head = "x".repeat(40);
+        assert_eq!(
+            e.to_string(),
+            format!("unknown field \"{head}…\" (100 bytes)")
+        );
+        let e = Error::new(ErrorKind::UnknownVariant(format!("{:?}", "v".repeat(70))));
+        let head = "v".repeat(39);
+        assert_eq!(
+            e.to_string(),
+            format!("unknown variant \"{head}… (72 bytes)")
+        );
     }
 
     #[test]
