@@ -411,7 +411,9 @@ fn has_fractional_time(v: &Value) -> bool {
 ///   written back as the unsigned `0`.
 /// - JSON: an integral float of magnitude 2^52 or more is written without a
 ///   fraction (`1e16` as `10000000000000000`, as ugorji's `noFrac64` test
-///   does), so it reads back as an integer when it fits 64 bits.
+///   does), so it reads back as an integer when it fits 64 bits, and with
+///   `exact_integers` as a `BigInt` when it does not (below 1e21 it is
+///   written in digits, so it fits `i128`).
 /// - CBOR: a bignum (tag 2/3) whose value fits 64 bits reads as
 ///   `BigInt` and is written back in preferred serialization, as a plain integer.
 ///   A bignum whose content is a chunked byte string (or longer than 64
@@ -436,10 +438,13 @@ pub fn normalize(h: &AnyHandle, v: Value) -> Value {
         {
             // The shortest digits, as the encoder writes them.
             let digits = format!("{x}");
+            let exact = matches!(h, AnyHandle::Json(j) if j.exact_integers);
             if let Ok(n) = digits.parse::<u64>() {
                 Value::Uint(n)
             } else if let Ok(n) = digits.parse::<i64>() {
                 Value::Int(n)
+            } else if let (true, Ok(n)) = (exact, digits.parse::<i128>()) {
+                Value::BigInt(n)
             } else {
                 Value::F64(x)
             }
