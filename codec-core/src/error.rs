@@ -413,17 +413,20 @@ fn brief(s: &str, max: usize) -> (&str, bool) {
     (&s[..cut], true)
 }
 
-/// `text` quoted, or, when longer than `max` bytes, its start quoted with
-/// `…` and its length: `"abc…" (1000 bytes)`, as a found text string shows.
+/// `text` quoted, or, when longer than `max` bytes, as [`write_cut`] shows it.
 fn write_quoted(out: &mut impl fmt::Write, text: &str, max: usize) -> fmt::Result {
     match brief(text, max) {
         (t, false) => write!(out, "{t:?}"),
-        (t, true) => {
-            let quoted = format!("{t:?}");
-            let open = quoted.strip_suffix('"').unwrap_or(&quoted);
-            write!(out, "{open}…\" ({} bytes)", text.len())
-        }
+        (t, true) => write_cut(out, t, text.len()),
     }
+}
+
+/// The start `shown` of a text of `len` bytes, quoted with `…` inside the
+/// quotes and the length after them: `"abc…" (1000 bytes)`.
+fn write_cut(out: &mut impl fmt::Write, shown: &str, len: usize) -> fmt::Result {
+    let quoted = format!("{shown:?}");
+    let open = quoted.strip_suffix('"').unwrap_or(&quoted);
+    write!(out, "{open}…\" ({len} bytes)")
 }
 
 /// Writes one segment of a path, a text key cut to `max` bytes.
@@ -578,9 +581,8 @@ impl fmt::Display for Found<'_> {
                     None if head.len() >= len => write!(f, "text string {text:?}"),
                     _ => {
                         let shown = text.get(..cut.unwrap_or(text.len())).unwrap_or_default();
-                        let quoted = format!("{shown:?}");
-                        let open = quoted.strip_suffix('"').unwrap_or(&quoted);
-                        write!(f, "text string {open}…\" ({len} bytes)")
+                        f.write_str("text string ")?;
+                        write_cut(f, shown, len)
                     }
                 }
             }
