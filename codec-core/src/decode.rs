@@ -1192,8 +1192,15 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
         }
     }
 
-    /// Consumes one whole item and returns its encoded bytes (for `Raw`).
+    /// Consumes one whole item and returns its encoded bytes (for `Raw`),
+    /// also after [`Decoder::peek_kind`] has made the format read it ahead
+    /// (a JSON number): its bytes as written, from its first byte.
     pub fn capture_raw(&mut self) -> Result<Reference<'de, '_, [u8]>> {
+        let at = self.r.offset();
+        let start = self.f.next_item_offset(at);
+        if start != at {
+            return self.capture_pending(start);
+        }
         self.r.start_capture();
         self.skip()?;
         let captured = self.r.end_capture(&mut self.scratch);
@@ -1203,6 +1210,35 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
             Reference::Borrowed(b) => Reference::Borrowed(b.get(n..).unwrap_or_default()),
             Reference::Copied(c) => Reference::Copied(c.get(n..).unwrap_or_default()),
         })
+    }
+
+    /// [`Decoder::capture_raw`] of an item the format has already read
+    /// (JSON's `peek_kind` reads a number whole): its bytes from `start`,
+    /// where the item begins, from the reader while it holds them, else
+    /// from the format.
+    #[cold]
+    #[inline(never)]
+    fn capture_pending(&mut self, start: u64) -> Result<Reference<'de, '_, [u8]>> {
+        if self.r.start_capture_at(start) {
+            let res = self.skip();
+            let captured = self.r.end_capture(&mut self.scratch);
+            res?;
+            return Ok(captured);
+        }
+        let Some(bytes) = self.f.pending_bytes() else {
+            return Err(Error::unsupported(
+                "the item was read ahead and its bytes are no longer held: cannot capture it",
+            )
+            .at(start));
+        };
+        let mut held = std::mem::take(&mut self.scratch);
+        held.clear();
+        held.extend_from_slice(bytes);
+        // The skip only drops what is pending; `held` keeps the bytes meanwhile.
+        let res = self.skip();
+        self.scratch = held;
+        res?;
+        Ok(Reference::Copied(&self.scratch))
     }
 
     /// How many elements of `size` bytes to reserve for a declared length:

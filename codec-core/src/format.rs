@@ -797,6 +797,16 @@ pub trait DecodeFormat: Sized {
         offset
     }
 
+    /// The bytes, as written, of the item read ahead and kept pending (see
+    /// [`DecodeFormat::next_item_offset`]) when the reader no longer holds
+    /// them (the item crossed a refill of its buffer); `None` when the
+    /// format did not keep them. For capturing such an item
+    /// ([`Decoder::capture_raw`](crate::Decoder::capture_raw)). Defaults to `None`.
+    #[inline]
+    fn pending_bytes(&self) -> Option<&[u8]> {
+        None
+    }
+
     /// Called when a new top-level value starts in a stream (resets per-value state).
     #[inline]
     fn reset(&mut self) {}

@@ -116,6 +116,17 @@ pub trait Read<'de> {
     /// Starts recording the bytes consumed from here on (for `Raw` capture).
     fn start_capture(&mut self);
 
+    /// Starts recording as [`Read::start_capture`] does, but from offset
+    /// `at`, already consumed, when the reader still holds the bytes from
+    /// there on (a slice always; a buffered reader while no refill has
+    /// moved past them); returns false, recording nothing, when it does
+    /// not. For an item a format read ahead before it was captured.
+    /// Defaults to false.
+    fn start_capture_at(&mut self, at: u64) -> bool {
+        let _ = at;
+        false
+    }
+
     /// Stops recording and returns the bytes consumed since
     /// [`Read::start_capture`], borrowed from the input when possible.
     fn end_capture<'s>(&'s mut self, scratch: &'s mut Vec<u8>) -> Reference<'de, 's, [u8]>;
@@ -258,6 +269,16 @@ impl<'de> Read<'de> for SliceReader<'de> {
     #[inline]
     fn start_capture(&mut self) {
         self.capture = self.pos;
+    }
+
+    fn start_capture_at(&mut self, at: u64) -> bool {
+        match usize::try_from(at) {
+            Ok(at) if at <= self.pos => {
+                self.capture = at;
+                true
+            }
+            _ => false,
+        }
     }
 
     #[inline]
@@ -571,6 +592,23 @@ impl<'de, R: std::io::Read> Read<'de> for IoReader<R> {
         self.captured.clear();
     }
 
+    /// `buf[..pos]` holds the bytes from offset `base` on (as for
+    /// [`Read::consumed_since`]).
+    fn start_capture_at(&mut self, at: u64) -> bool {
+        match at
+            .checked_sub(self.base)
+            .and_then(|a| usize::try_from(a).ok())
+        {
+            Some(from) if from <= self.pos => {
+                self.capturing = true;
+                self.capture_from = from;
+                self.captured.clear();
+                true
+            }
+            _ => false,
+        }
+    }
+
     fn end_capture<'s>(&'s mut self, scratch: &'s mut Vec<u8>) -> Reference<'de, 's, [u8]> {
         self.save_capture();
         self.capturing = false;
@@ -604,6 +642,28 @@ mod tests {
         assert_eq!(be_uint(&b, 3, 4), None);
         assert_eq!(be_uint(&b, 6, 1), None);
         assert_eq!(be_uint(&b, usize::MAX, 2), None);
+    }
+
+    #[test]
+    fn capture_from_an_earlier_offset_while_the_bytes_are_held() {
+        let data: Vec<u8> = (0..=255).cycle().take(3 * IO_BUF).collect();
+        let mut scratch = Vec::new();
+        let mut s = SliceReader::new(&data);
+        s.skip(10).unwrap();
+        assert!(!s.start_capture_at(11));
+        assert!(s.start_capture_at(4));
+        s.skip(2).unwrap();
+        assert_eq!(&*s.end_capture(&mut scratch), &data[4..12]);
+
+        let mut r = IoReader::new(&data[..]);
+        r.skip(10).unwrap();
+        assert!(!r.start_capture_at(11));
+        assert!(r.start_capture_at(4));
+        // Across refills: the bytes from 4 on are kept as the buffer moves.
+        r.skip(2 * IO_BUF).unwrap();
+        assert_eq!(&*r.end_capture(&mut scratch), &data[4..10 + 2 * IO_BUF]);
+        // Bytes before the buffer's start are gone.
+        assert!(!r.start_capture_at(4));
     }
 
     #[test]

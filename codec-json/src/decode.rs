@@ -1468,6 +1468,17 @@ impl DecodeFormat for JsonDecoder {
         }
     }
 
+    /// A number read ahead across a refill of the reader's buffer went
+    /// through `read_num_slow`'s loop, which kept its bytes in `num_buf`.
+    /// A quoted key's text is kept unescaped: not its bytes as written.
+    #[inline]
+    fn pending_bytes(&self) -> Option<&[u8]> {
+        match self.pending {
+            Some(Pending::Num(_)) if !self.pending_quoted => Some(&self.num_buf),
+            _ => None,
+        }
+    }
+
     /// `null` is Nil, `true`/`false` Bool, strings Str, `[` Array, `{` Map;
     /// numbers are Uint when non-negative integers, Int when negative,
     /// Float64 with a fraction or exponent or beyond 64 bits (ugorji;

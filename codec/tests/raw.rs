@@ -113,6 +113,84 @@ fn raw_of_every_item_kind() {
     });
 }
 
+/// Each item of a top-level array, its kind peeked first, then captured.
+fn peek_then_capture<'de, R: codec::Read<'de>, F: codec::DecodeFormat>(
+    d: &mut codec::Decoder<'de, R, F>,
+) -> codec::Result<Vec<Raw>> {
+    let mut seq = d.array_begin()?;
+    let mut out = Vec::new();
+    while d.array_next(&mut seq)? {
+        d.peek_kind()?;
+        out.push(d.decode::<Raw>()?);
+    }
+    d.array_end(seq)?;
+    d.finish()?;
+    Ok(out)
+}
+
+/// JSON's `peek_kind` reads a number whole (its kind depends on all of
+/// it): a capture after the peek still gives the number's bytes, from a
+/// slice, from a reader and from a reader whose every read crosses the
+/// number; a number that had been captured as nothing wrote `null`.
+#[test]
+fn raw_after_peek_kind_keeps_the_item() {
+    let long = format!(
+        "-{}.{}e-{}",
+        "1".repeat(300),
+        "9".repeat(400),
+        "7".repeat(2)
+    );
+    each_handle!(h => {
+        let name = h.name();
+        let mut items = vec![
+            Value::Uint(42),
+            Value::Int(-7),
+            Value::F64(-4.5e300),
+            Value::Str("s".into()),
+            Value::Array(vec![Value::Uint(1)]),
+            Value::Nil,
+        ];
+        // Numbers across the reader's 512-byte first buffer and beyond.
+        items.extend((0..400u64).map(|i| Value::Uint(i.wrapping_mul(0x9e37_79b9_7f4a_7c15))));
+        let doc = Value::Array(items.clone());
+        let bytes = to_vec(&doc, &h).unwrap();
+        let want: Vec<Raw> = items.iter().map(|v| Raw(to_vec(v, &h).unwrap())).collect();
+        let same = |got: codec::Result<Vec<Raw>>, how: &str| {
+            let got = got.unwrap_or_else(|e| panic!("{name}, {how}: {e}"));
+            assert_eq!(got.len(), want.len(), "{name}, {how}");
+            for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+                assert_eq!(g, w, "{name}, {how}: item {i}");
+            }
+        };
+        same(peek_then_capture(&mut h.decoder(&bytes)), "slice");
+        same(peek_then_capture(&mut h.io_decoder(&bytes[..])), "reader");
+        same(
+            peek_then_capture(&mut h.io_decoder(codec_test_support::OneByte(&bytes))),
+            "one byte at a time",
+        );
+    });
+    // JSON as written: whitespace around numbers, exponents, a long number.
+    let h = codec::JsonHandle::default();
+    let text = format!("[ 1E2 ,\n-0.0\t, 12345678901234567890123 , {long} ]");
+    let want = ["1E2", "-0.0", "12345678901234567890123", long.as_str()];
+    for got in [
+        peek_then_capture(&mut h.decoder(text.as_bytes())).unwrap(),
+        peek_then_capture(&mut h.io_decoder(text.as_bytes())).unwrap(),
+        peek_then_capture(&mut h.io_decoder(codec_test_support::OneByte(text.as_bytes()))).unwrap(),
+    ] {
+        let got: Vec<&[u8]> = got.iter().map(Raw::as_bytes).collect();
+        let want: Vec<&[u8]> = want.iter().map(|s| s.as_bytes()).collect();
+        assert_eq!(got, want);
+    }
+    // Borrowed from a slice after the peek.
+    let mut d = h.decoder(b" [ 17 ]");
+    let mut seq = d.array_begin().unwrap();
+    assert!(d.array_next(&mut seq).unwrap());
+    assert_eq!(d.peek_kind().unwrap(), codec::Kind::Uint);
+    let r: RawRef<'_> = d.decode().unwrap();
+    assert_eq!(r.as_bytes(), b"17");
+}
+
 #[test]
 fn raw_decode_does_not_parse_inside_but_checks_the_frame() {
     // A truncated item is an error, not a short capture.
