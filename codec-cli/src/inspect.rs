@@ -9,7 +9,7 @@ use crate::args::{self, Opt};
 use crate::fail::{Failure, Place, decode_failure};
 use crate::formats::{self, FormatArg, with_handle};
 use crate::io::{Input, OutputTarget};
-use codec::{DecodeFormat, Decoder, Handle, JsonHandle, Kind, Read, Text, Value};
+use codec::{DecodeFormat, Decoder, Handle, JsonHandle, Kind, Raw, Read, Text, Value};
 use std::ffi::OsString;
 use std::fmt::Write as _;
 
@@ -36,7 +36,8 @@ Prints one line per item: its byte offset, its header bytes in hex, its type
 and length, and its value, indented by nesting depth (in the spirit of CBOR
 diagnostic notation, for every format). Map keys are marked `key`. The end
 marker of a container without a declared length (cbor indefinite length,
-json) gets its own line. INPUT defaults to standard input.
+json) gets its own line. A json integer beyond 64 bits is shown as written,
+at any length (type bigint). INPUT defaults to standard input.
 
 Options:
   -f, --format F          msgpack, cbor, binc, simple, json or auto (default auto)
@@ -94,7 +95,12 @@ pub fn run(argv: &[OsString]) -> Result<(), Failure> {
         FormatArg::Auto => formats::detect(CMD, &input.name, &bytes, stream, true, &p)?,
     };
     formats::check_flags(CMD, &p, name, None)?;
-    let h = formats::input_handle(CMD, name, &p)?;
+    let mut h = formats::input_handle(CMD, name, &p)?;
+    // A JSON integer is shown as written, however long: the item is a
+    // number in the document, not the float a `Value` would round it to.
+    if let codec::AnyHandle::Json(j) = &mut h {
+        j.exact_integers = true;
+    }
     let place = Place {
         source: &input.name,
         format: name,
@@ -164,6 +170,9 @@ struct Item {
     len: Option<u64>,
     /// The value, for scalars and tags.
     value: Option<Value>,
+    /// Instead of `value`, the digits of an integer that does not fit in
+    /// 128 bits (a JSON number, shown as written).
+    digits: Option<String>,
 }
 
 struct Walker<'a> {
@@ -231,6 +240,7 @@ impl Walker<'_> {
             ty: "",
             len: None,
             value: None,
+            digits: None,
         };
         match kind {
             Kind::Array => {
@@ -316,6 +326,22 @@ impl Walker<'_> {
                 let v = Value::Ext(t, Box::from(&*b));
                 self.scalar(d.offset(), it, "ext", Some(len), v);
             }
+            Kind::BigInt if self.text_format => {
+                // A JSON integer beyond 64 bits: its token, exact at any
+                // length (a key read as a number: the text inside its quotes).
+                let raw: Raw = d.decode()?;
+                let token = String::from_utf8_lossy(raw.as_bytes());
+                let token = token.trim_matches('"');
+                match token.parse::<i128>() {
+                    Ok(i) => self.scalar(d.offset(), it, "bigint", None, Value::BigInt(i)),
+                    Err(_) => {
+                        it.header_end = d.offset();
+                        it.ty = "bigint";
+                        it.digits = Some(token.to_owned());
+                        self.emit(&it);
+                    }
+                }
+            }
             _ => {
                 // Every other kind is one self-contained item: Value reads it.
                 let v: Value = d.decode()?;
@@ -389,6 +415,7 @@ impl Walker<'_> {
             ty,
             len: Some(count as u64),
             value: None,
+            digits: None,
         };
         self.emit(&it);
     }
@@ -453,6 +480,10 @@ impl Walker<'_> {
             desc.push(' ');
             desc.push_str(&preview(v));
         }
+        if let Some(digits) = &it.digits {
+            desc.push(' ');
+            desc.push_str(digits);
+        }
         let _ = writeln!(self.out, "{start:>8}  {hex:<26}{indent}{desc}");
     }
 
@@ -477,6 +508,9 @@ impl Walker<'_> {
         }
         if let Some(v) = &it.value {
             put("value", json_value(v));
+        }
+        if let Some(digits) = &it.digits {
+            put("value", Value::from(digits.as_str()));
         }
         match codec::to_vec(&Value::Map(m), &JsonHandle::default()) {
             Ok(line) => {
