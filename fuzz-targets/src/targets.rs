@@ -17,7 +17,7 @@
 //!   unchanged or, where a map repeats a key, an error at that key.
 
 use crate::stream::{Mode, Trickle};
-use crate::types::{Borrowed, Partial, Record, Row, Shape, Tree};
+use crate::types::{Borrowed, Partial, PeekedRaw, Record, Row, Shape, Tree};
 use codec::{
     AnyHandle, BincHandle, CborHandle, Decode, DecodeOwned, Document, Encode, Error, ErrorKind,
     JsonHandle, MsgpackHandle, Result, SimpleHandle, Value, ValueMaps,
@@ -135,7 +135,9 @@ pub fn json_serde(data: &[u8]) {
 /// document exactly when decoding it into `Value` does, except a number out
 /// of `f64`'s range, which it checks by grammar only; `Raw` from a reader
 /// (in any chunking) captures what `RawRef` borrows from the slice, and the
-/// captured text decodes to the document's value.
+/// captured text decodes to the document's value. A `Raw` captured after
+/// `peek_kind` (a number read ahead) is the same capture, of the document
+/// and of each item of an array.
 pub fn json_skip(data: &[u8]) {
     let h = AnyHandle::Json(JsonHandle::default());
     let decoded = h.from_slice::<Value>(data);
@@ -165,6 +167,27 @@ pub fn json_skip(data: &[u8]) {
             }
         }
     }
+    peeked_captures(&h, data, &captured);
+    let items = h.from_slice::<Vec<codec::RawRef<'_>>>(data);
+    let peeked_items = h.from_slice::<Vec<PeekedRaw>>(data);
+    match (&items, &peeked_items) {
+        (Ok(a), Ok(b)) => {
+            let b: Vec<&[u8]> = b.iter().map(|p| p.0.as_bytes()).collect();
+            let a: Vec<&[u8]> = a.iter().map(|r| r.as_bytes()).collect();
+            assert_eq!(
+                a,
+                b,
+                "json: items captured after a peek, input: {}",
+                hex(data)
+            );
+        }
+        (Err(_), Err(_)) => {}
+        (Ok(_), Err(e)) if matches!(e.kind(), ErrorKind::OutOfRange { .. }) => {}
+        _ => panic!(
+            "json: items {items:?} but after a peek {peeked_items:?}\n input: {}",
+            hex(data)
+        ),
+    }
     if let (Ok(v), Ok(raw)) = (&decoded, &captured) {
         let again: Value = h.from_slice(raw.as_bytes()).unwrap_or_else(|e| {
             panic!(
@@ -177,6 +200,34 @@ pub fn json_skip(data: &[u8]) {
             "json: captured text decodes to another value\n input: {}",
             hex(data)
         );
+    }
+}
+
+/// The document captured after `peek_kind`, from the slice and from each
+/// reader, against `captured` (without the peek, from the slice). The peek
+/// reads a number whole, so one out of `f64`'s range fails there.
+fn peeked_captures(h: &AnyHandle, data: &[u8], captured: &Result<codec::RawRef<'_>>) {
+    let mut peeked = vec![h.from_slice::<PeekedRaw>(data)];
+    if data.len() <= 64 * 1024 {
+        for mode in [Mode::Interrupted, Mode::Chunks, Mode::Fill] {
+            peeked.push(h.from_reader::<PeekedRaw, _>(Trickle::new(data, mode)));
+        }
+    }
+    for p in &peeked {
+        match (captured, p) {
+            (Ok(a), Ok(b)) => assert_eq!(
+                a.as_bytes(),
+                b.0.as_bytes(),
+                "json: captured after a peek, input: {}",
+                hex(data)
+            ),
+            (Err(_), Err(_)) => {}
+            (Ok(_), Err(e)) if matches!(e.kind(), ErrorKind::OutOfRange { .. }) => {}
+            _ => panic!(
+                "json: captured {captured:?} but after a peek {p:?}\n input: {}",
+                hex(data)
+            ),
+        }
     }
 }
 

@@ -171,3 +171,16 @@ impl<'de> Decode<'de> for Partial {
         }
     }
 }
+
+/// A [`codec::Raw`] captured after [`Decoder::peek_kind`], which makes JSON
+/// read a number whole before the capture starts: it must hold what a
+/// capture without the peek holds.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PeekedRaw(pub codec::Raw);
+
+impl<'de> Decode<'de> for PeekedRaw {
+    fn decode<R: Read<'de>, F: DecodeFormat>(d: &mut Decoder<'de, R, F>) -> Result<Self> {
+        d.peek_kind()?;
+        d.decode().map(PeekedRaw)
+    }
+}
