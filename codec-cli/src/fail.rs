@@ -79,17 +79,28 @@ pub struct Place<'a> {
 }
 
 /// Turns a decoding error into its one-line message:
-/// `in.json: invalid json at byte 17 (document 3) at .a[2]: expected ...`.
+/// `in.cbor: invalid cbor at byte 17 (document 3) in .a[2]: expected ...`;
+/// json says `at line 2, column 5 (byte 17, document 3)`.
 pub fn decode_failure(e: &codec::Error, place: &Place<'_>) -> Failure {
     if let codec::ErrorKind::Io(io) = e.kind() {
         return Failure::io(format!("reading {}", place.source), io);
     }
     let mut m = format!("{}: invalid {}", place.source, place.format);
-    if let Some(off) = e.offset() {
-        m.push_str(&format!(" at byte {off}"));
-    }
-    if let Some(n) = place.document {
-        m.push_str(&format!(" (document {n})"));
+    match (e.offset(), e.line_column(), place.document) {
+        (Some(off), Some((line, column)), Some(n)) => m.push_str(&format!(
+            " at line {line}, column {column} (byte {off}, document {n})"
+        )),
+        (Some(off), Some((line, column)), None) => {
+            m.push_str(&format!(" at line {line}, column {column} (byte {off})"));
+        }
+        (Some(off), None, document) => {
+            m.push_str(&format!(" at byte {off}"));
+            if let Some(n) = document {
+                m.push_str(&format!(" (document {n})"));
+            }
+        }
+        (None, _, Some(n)) => m.push_str(&format!(" (document {n})")),
+        (None, _, None) => {}
     }
     let path = e.path_brief();
     if !path.is_empty() {

@@ -193,7 +193,7 @@ impl Walker<'_> {
                 .item(&mut d, 0, Role::Document)
                 .and_then(|()| d.finish());
             if let Err(e) = res {
-                self.err = Some(decode_failure(&e, place));
+                self.err = Some(decode_failure(&d.locate(e), place));
             }
             return;
         }
@@ -207,7 +207,7 @@ impl Walker<'_> {
                 Ok(true) => return,
                 Ok(false) => {}
                 Err(e) => {
-                    self.err = Some(decode_failure(&e, &at));
+                    self.err = Some(decode_failure(&d.locate(e), &at));
                     return;
                 }
             }
@@ -217,7 +217,7 @@ impl Walker<'_> {
                 let _ = writeln!(self.out, "# document {n} at byte {}", d.offset());
             }
             if let Err(e) = self.item(&mut d, 0, Role::Document) {
-                self.err = Some(decode_failure(&e, &at));
+                self.err = Some(decode_failure(&d.locate(e), &at));
                 return;
             }
             d.reset_for_next();

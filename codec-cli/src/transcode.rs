@@ -205,10 +205,9 @@ fn one<HI: Handle, HO: Handle>(
     bytes: &[u8],
     place: &Place<'_>,
 ) -> Result<Vec<u8>, Failure> {
-    let mut d = hi.decoder(bytes);
-    let v: Value = d
-        .decode()
-        .and_then(|v| d.finish().map(|()| v))
+    let v: Value = hi
+        .decoder(bytes)
+        .decode_exact()
         .map_err(|e| decode_failure(&e, place))?;
     let mut out = Vec::with_capacity(bytes.len() + 16);
     codec::encode_into(&v, ho, &mut out).map_err(|e| encode_failure(&e, ho.name(), None))?;
@@ -239,9 +238,11 @@ fn many<HI: Handle, HO: Handle>(
         match d.at_end() {
             Ok(true) => break,
             Ok(false) => {}
-            Err(e) => return Err(decode_failure(&e, &at(n + 1))),
+            Err(e) => return Err(decode_failure(&d.locate(e), &at(n + 1))),
         }
-        let v: Value = d.decode().map_err(|e| decode_failure(&e, &at(n + 1)))?;
+        let v: Value = d
+            .decode()
+            .map_err(|e| decode_failure(&d.locate(e), &at(n + 1)))?;
         n += 1;
         buf.clear();
         codec::encode_into(&v, ho, &mut buf).map_err(|e| encode_failure(&e, ho.name(), Some(n)))?;

@@ -120,9 +120,9 @@ pub fn run(argv: &[OsString]) -> Result<(), Failure> {
 }
 
 fn one_doc<H: Handle>(h: &H, bytes: &[u8], place: &Place<'_>) -> Result<(), Failure> {
-    let mut d = h.decoder(bytes);
-    d.decode::<Value>()
-        .and_then(|_| d.finish())
+    h.decoder(bytes)
+        .decode_exact::<Value>()
+        .map(drop)
         .map_err(|e| decode_failure(&e, place))
 }
 
@@ -142,10 +142,10 @@ fn stream_docs<H: Handle>(
         match d.at_end() {
             Ok(true) => return Ok((n, d.offset())),
             Ok(false) => {}
-            Err(e) => return Err(decode_failure(&e, &at(n + 1))),
+            Err(e) => return Err(decode_failure(&d.locate(e), &at(n + 1))),
         }
         d.decode::<Value>()
-            .map_err(|e| decode_failure(&e, &at(n + 1)))?;
+            .map_err(|e| decode_failure(&d.locate(e), &at(n + 1)))?;
         n += 1;
         d.reset_for_next();
     }

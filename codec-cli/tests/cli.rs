@@ -440,8 +440,12 @@ fn validate_json_lines_and_streams() {
     let bad = b"{\"a\":1}\n[1,2\n3\n";
     let out = codec(&["validate", "--format", "json", "--stream"], bad);
     assert_eq!(out.code, 1);
-    assert!(out.stderr.contains("(document 2)"), "{}", out.stderr);
-    assert!(out.stderr.contains("byte "), "{}", out.stderr);
+    assert!(
+        out.stderr
+            .contains("at line 3, column 1 (byte 13, document 2): expected ',' or ']'"),
+        "{}",
+        out.stderr
+    );
     // An empty stream is valid; an empty document is not.
     assert_eq!(
         codec(&["validate", "--format", "json", "--stream"], b"").code,
@@ -449,6 +453,38 @@ fn validate_json_lines_and_streams() {
     );
     assert_eq!(codec(&["validate", "--format", "json"], b"").code, 1);
     assert_eq!(codec(&["validate", "--format", "json"], b"[1] [2]").code, 1);
+}
+
+/// A JSON error names its line and column before the byte offset; other
+/// formats, the byte offset alone.
+#[test]
+fn json_errors_name_line_and_column() {
+    let doc = b"{\n  \"a\": [1, 2,],\n  \"b\": 'x'\n}\n";
+    let out = codec(&["validate", "--format", "json"], doc);
+    assert_eq!(out.code, 1);
+    assert_eq!(
+        out.stderr.trim(),
+        "codec: <stdin>: invalid json at line 2, column 14 (byte 15) in [\"a\"][2]: \
+         expected a value, found ']'; JSON allows no trailing comma"
+    );
+    let out = codec(&["transcode", "--from", "json", "--to", "cbor"], doc);
+    assert!(
+        out.stderr.contains("at line 2, column 14 (byte 15)"),
+        "{}",
+        out.stderr
+    );
+    let out = codec(&["inspect", "--format", "json"], doc);
+    assert!(
+        out.stderr.contains("at line 2, column 14 (byte 15)"),
+        "{}",
+        out.stderr
+    );
+    let out = codec(&["validate", "--format", "cbor"], &[0x82, 0x01]);
+    assert!(
+        out.stderr.contains("invalid cbor at byte 2"),
+        "{}",
+        out.stderr
+    );
 }
 
 #[test]
@@ -459,7 +495,7 @@ fn stream_error_keeps_the_documents_before_it() {
     );
     assert_eq!(out.code, 1);
     assert_eq!(out.stdout, [0x01, 0x91, 0xc3]);
-    assert!(out.stderr.contains("(document 3)"), "{}", out.stderr);
+    assert!(out.stderr.contains("document 3)"), "{}", out.stderr);
 }
 
 #[test]
@@ -880,7 +916,11 @@ fn transcode_keeps_big_json_integers() {
     let out = codec(&["transcode", "--from", "json", "--to", "json"], longer);
     assert_eq!(out.code, 1, "{}", out.stderr);
     assert!(out.stdout.is_empty());
-    assert!(out.stderr.contains("at byte 4"), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("at line 1, column 5 (byte 4)"),
+        "{}",
+        out.stderr
+    );
     // Asked for, the nearest float, as validate reads it.
     let flag = "--json-big-int-as-float";
     let out = codec(

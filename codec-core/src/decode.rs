@@ -214,7 +214,10 @@ pub struct Decoder<'de, R: Read<'de>, F: DecodeFormat> {
 
 impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
     /// A decoder reading from `r` with format driver `f`.
-    pub fn new(r: R, f: F, opts: DecodeOptions) -> Self {
+    pub fn new(mut r: R, f: F, opts: DecodeOptions) -> Self {
+        if F::TEXT {
+            r.track_lines();
+        }
         let mut d = Decoder {
             r,
             f,
@@ -282,7 +285,8 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
         got.map_err(|e| {
             self.failed = true;
             let e = self.at(e);
-            self.quote(e)
+            let e = self.quote(e);
+            self.locate(e)
         })?;
         self.finish()
     }
@@ -299,7 +303,8 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
             // Collections left unfinished release nothing: start afresh.
             self.reserved = 0;
             let e = self.at(e);
-            self.quote(e)
+            let e = self.quote(e);
+            self.locate(e)
         })
     }
 
@@ -313,19 +318,47 @@ impl<'de, R: Read<'de>, F: DecodeFormat> Decoder<'de, R, F> {
         Ok(v)
     }
 
+    /// `e` with the line and column of its offset ([`Error::line_column`])
+    /// when the format is text ([`DecodeFormat::TEXT`]) and the reader can
+    /// tell ([`Read::line_column`]); else `e`. The errors of
+    /// [`Decoder::decode`], [`Decoder::finish`] and [`Decoder::at_end`] (and
+    /// so of `from_slice` and `from_reader`) have it; call this for the
+    /// error of a step of your own.
+    #[cold]
+    pub fn locate(&self, e: Error) -> Error {
+        if !F::TEXT || e.line_column().is_some() {
+            return e;
+        }
+        match e.offset().and_then(|at| self.r.line_column(at)) {
+            Some(lc) => e.with_line_column(lc),
+            None => e,
+        }
+    }
+
     /// Requires that nothing but what the format allows (JSON whitespace) follows.
     pub fn finish(&mut self) -> Result<()> {
-        self.f.end_of_value(&mut self.r).map_err(|e| self.at(e))?;
-        match self.r.peek()? {
-            None => Ok(()),
-            Some(_) => Err(Error::new(ErrorKind::TrailingData).at(self.r.offset())),
+        self.f
+            .end_of_value(&mut self.r)
+            .map_err(|e| self.locate(self.at(e)))?;
+        match self.r.peek() {
+            Ok(None) => Ok(()),
+            Ok(Some(_)) => {
+                let e = Error::new(ErrorKind::TrailingData).at(self.r.offset());
+                Err(self.locate(e))
+            }
+            Err(e) => Err(self.locate(e)),
         }
     }
 
     /// Whether the input is exhausted (after format-level trailing whitespace).
     pub fn at_end(&mut self) -> Result<bool> {
-        self.f.end_of_value(&mut self.r).map_err(|e| self.at(e))?;
-        Ok(self.r.peek()?.is_none())
+        self.f
+            .end_of_value(&mut self.r)
+            .map_err(|e| self.locate(self.at(e)))?;
+        self.r
+            .peek()
+            .map(|b| b.is_none())
+            .map_err(|e| self.locate(e))
     }
 
     /// Prepares for the next top-level value of a stream.

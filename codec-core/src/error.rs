@@ -119,6 +119,8 @@ struct Inner {
     /// A type mismatch whose item the driver has not consumed: the shared
     /// decoder may still read it to quote its value (see [`Kind::mismatch_unread`]).
     unread: bool,
+    /// Line and column of `offset` in a text input ([`Error::line_column`]).
+    line_column: Option<(u64, u64)>,
 }
 
 /// The error of every encode and decode operation.
@@ -140,6 +142,7 @@ impl Error {
             path: Vec::new(),
             written: None,
             unread: false,
+            line_column: None,
         }))
     }
 
@@ -206,6 +209,24 @@ impl Error {
     /// The byte offset at which the error was found, when known.
     pub fn offset(&self) -> Option<u64> {
         self.0.offset
+    }
+
+    /// For an error in a text format (JSON): the line and column of
+    /// [`Error::offset`], both from 1, the column counted in bytes from the
+    /// line's start (after its `\n`), as editors and serde_json count it.
+    /// Set by the decoders of this crate (and
+    /// [`Decoder::locate`](crate::Decoder::locate)) where the reader can
+    /// tell: from a slice always, from an `io::Read` for an offset on a line
+    /// it still holds or is reading ([`Read::line_column`](crate::Read::line_column)).
+    pub fn line_column(&self) -> Option<(u64, u64)> {
+        self.0.line_column
+    }
+
+    /// Sets [`Error::line_column`].
+    #[cold]
+    pub(crate) fn with_line_column(mut self, line_column: (u64, u64)) -> Self {
+        self.0.line_column = Some(line_column);
+        self
     }
 
     /// For an error of an [`std::io::Write`] (through [`IoWriter`](crate::IoWriter),
@@ -302,6 +323,7 @@ impl Error {
     #[cold]
     pub(crate) fn without_offset(mut self) -> Self {
         self.0.offset = None;
+        self.0.line_column = None;
         self
     }
 
@@ -451,11 +473,15 @@ impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Display::fmt(&self.0.kind, f)?;
         let path = self.path_brief();
-        match (path.is_empty(), self.0.offset) {
-            (false, Some(o)) => write!(f, " at {path} (byte {o})")?,
-            (false, None) => write!(f, " at {path}")?,
-            (true, Some(o)) => write!(f, " (byte {o})")?,
-            (true, None) => {}
+        if !path.is_empty() {
+            write!(f, " at {path}")?;
+        }
+        match (self.0.offset, self.0.line_column) {
+            (Some(o), Some((line, column))) => {
+                write!(f, " (line {line}, column {column}, byte {o})")?
+            }
+            (Some(o), None) => write!(f, " (byte {o})")?,
+            (None, _) => {}
         }
         match self.0.written {
             Some(1) => f.write_str(" (after 1 byte written)"),

@@ -465,6 +465,10 @@ pub trait DecodeFormat: Sized {
     /// nil into a scalar is a type mismatch.
     const NIL_IS_ZERO: bool = false;
 
+    /// Whether the format is text read in lines (JSON): its errors then get
+    /// their line and column ([`Error::line_column`](crate::Error::line_column)).
+    const TEXT: bool = false;
+
     /// A fresh driver with the same options and no per-stream state (no binc
     /// symbols), used to decode the content of an [`ExtStyle::Ext`] extension
     /// on its own. `None` (the default) when the format cannot; decoding such

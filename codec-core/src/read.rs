@@ -116,6 +116,21 @@ pub trait Read<'de> {
     /// Starts recording the bytes consumed from here on (for `Raw` capture).
     fn start_capture(&mut self);
 
+    /// Asks the reader to count lines in what it consumes, for
+    /// [`Read::line_column`] (a text format's decoder asks, once, before
+    /// reading). Defaults to nothing.
+    fn track_lines(&mut self) {}
+
+    /// The line and column (from 1, the column in bytes) of offset `at`,
+    /// where the reader can tell: a slice always; an [`IoReader`] asked to
+    /// [`track_lines`](Read::track_lines) for an offset in its buffer or
+    /// on one of the last 8 lines before it. For placing an error in a
+    /// text. Defaults to `None`.
+    fn line_column(&self, at: u64) -> Option<(u64, u64)> {
+        let _ = at;
+        None
+    }
+
     /// Starts recording as [`Read::start_capture`] does, but from offset
     /// `at`, already consumed, when the reader still holds the bytes from
     /// there on (a slice always; a buffered reader while no refill has
@@ -139,6 +154,61 @@ pub trait Read<'de> {
     fn consumed_since(&self, at: u64) -> Option<&[u8]> {
         let _ = at;
         None
+    }
+}
+
+/// How many of the last lines' starts a [`LineCount`] keeps: an error's
+/// offset may lie before bytes a reader has already counted (a token read
+/// across refills, and the few bytes of lookahead after it), on one of
+/// these lines.
+const LINES_KEPT: usize = 8;
+
+/// The lines counted over the bytes of a text read so far, to give an
+/// offset's line and column.
+#[derive(Debug, Clone, Copy)]
+struct LineCount {
+    /// `\n` bytes seen: the last line is line `newlines + 1`.
+    newlines: u64,
+    /// The offset where line `n` starts, at `n % LINES_KEPT`, for the last
+    /// `LINES_KEPT` lines.
+    starts: [u64; LINES_KEPT],
+}
+
+impl Default for LineCount {
+    fn default() -> Self {
+        // Line 1 starts at 0 (and the other slots are not read until set).
+        LineCount {
+            newlines: 0,
+            starts: [0; LINES_KEPT],
+        }
+    }
+}
+
+impl LineCount {
+    /// Counts `bytes`, which start at offset `from` and follow what was counted.
+    fn advance(&mut self, bytes: &[u8], from: u64) {
+        let total = memchr::memchr_iter(b'\n', bytes).count() as u64;
+        if total == 0 {
+            return;
+        }
+        self.newlines += total;
+        // The starts of the last lines begun in `bytes`, latest first.
+        let mut line = self.newlines + 1;
+        for i in memchr::memrchr_iter(b'\n', bytes).take(LINES_KEPT) {
+            self.starts[(line % LINES_KEPT as u64) as usize] = from + i as u64 + 1;
+            line -= 1;
+        }
+    }
+
+    /// The line and column (from 1, the column in bytes) of offset `at`,
+    /// on one of the last lines counted; `None` before them.
+    fn at(&self, at: u64) -> Option<(u64, u64)> {
+        let last = self.newlines + 1;
+        let first = last.saturating_sub(LINES_KEPT as u64 - 1).max(1);
+        (first..=last).rev().find_map(|line| {
+            let start = self.starts[(line % LINES_KEPT as u64) as usize];
+            (start <= at).then(|| (line, at - start + 1))
+        })
     }
 }
 
@@ -271,6 +341,12 @@ impl<'de> Read<'de> for SliceReader<'de> {
         self.capture = self.pos;
     }
 
+    fn line_column(&self, at: u64) -> Option<(u64, u64)> {
+        let mut lines = LineCount::default();
+        lines.advance(self.input.get(..usize::try_from(at).ok()?)?, 0);
+        lines.at(at)
+    }
+
     fn start_capture_at(&mut self, at: u64) -> bool {
         match usize::try_from(at) {
             Ok(at) if at <= self.pos => {
@@ -320,6 +396,9 @@ pub struct IoReader<R: std::io::Read> {
     capturing: bool,
     capture_from: usize,
     captured: Vec<u8>,
+    /// When asked to [`track_lines`](Read::track_lines): the lines of the
+    /// bytes before `base`.
+    lines: Option<LineCount>,
 }
 
 /// A zeroed buffer of `size` bytes, allocated and then zeroed rather than
@@ -346,7 +425,18 @@ impl<R: std::io::Read> IoReader<R> {
             capturing: false,
             capture_from: 0,
             captured: Vec::new(),
+            lines: None,
         }
+    }
+
+    /// Moves `base` past the first `n` buffered bytes, counting their
+    /// lines when asked to.
+    #[inline]
+    fn move_base(&mut self, n: usize) {
+        if let Some(lines) = &mut self.lines {
+            lines.advance(&self.buf[..n], self.base);
+        }
+        self.base += n as u64;
     }
 
     /// Returns the inner reader. Bytes buffered but not consumed are lost.
@@ -362,7 +452,8 @@ impl<R: std::io::Read> IoReader<R> {
         debug_assert!(self.pos == self.end);
         self.save_capture();
         let kept = self.end;
-        self.base += kept as u64;
+        let lines = self.lines;
+        self.move_base(kept);
         self.pos = 0;
         let replaced = kept == self.buf.len() && self.buf.len() < IO_BUF;
         if replaced {
@@ -385,6 +476,7 @@ impl<R: std::io::Read> IoReader<R> {
                         // slice's do, for `consumed_since` (a number that
                         // ends the input has to look for more to end).
                         self.base -= kept as u64;
+                        self.lines = lines;
                         self.pos = kept;
                         self.end = kept;
                         self.capture_from = kept;
@@ -559,6 +651,7 @@ impl<'de, R: std::io::Read> Read<'de> for IoReader<R> {
             // Move the unread bytes to the front (of a full-size buffer if
             // `n` would not fit) and read until `n` are buffered.
             self.save_capture();
+            self.move_base(self.pos);
             if n > self.buf.len() {
                 let mut grown = zeroed(IO_BUF);
                 grown[..self.end - self.pos].copy_from_slice(&self.buf[self.pos..self.end]);
@@ -566,7 +659,6 @@ impl<'de, R: std::io::Read> Read<'de> for IoReader<R> {
             } else {
                 self.buf.copy_within(self.pos..self.end, 0);
             }
-            self.base += self.pos as u64;
             self.end -= self.pos;
             self.pos = 0;
             while self.end < n {
@@ -590,6 +682,24 @@ impl<'de, R: std::io::Read> Read<'de> for IoReader<R> {
         self.capturing = true;
         self.capture_from = self.pos;
         self.captured.clear();
+    }
+
+    fn track_lines(&mut self) {
+        if self.lines.is_none() && self.base == 0 {
+            self.lines = Some(LineCount::default());
+        }
+    }
+
+    /// Exact for any offset in the buffer, and for one before it on one of
+    /// the last 8 lines counted (a token read across refills has no `\n`,
+    /// and the lookahead after it few).
+    fn line_column(&self, at: u64) -> Option<(u64, u64)> {
+        let mut lines = self.lines?;
+        if let Some(from) = at.checked_sub(self.base) {
+            let held = self.buf[..self.end].get(..usize::try_from(from).ok()?)?;
+            lines.advance(held, self.base);
+        }
+        lines.at(at)
     }
 
     /// `buf[..pos]` holds the bytes from offset `base` on (as for
@@ -664,6 +774,69 @@ mod tests {
         assert_eq!(&*r.end_capture(&mut scratch), &data[4..10 + 2 * IO_BUF]);
         // Bytes before the buffer's start are gone.
         assert!(!r.start_capture_at(4));
+    }
+
+    /// Line and column of every offset of a text with long and short lines
+    /// and multi-byte characters (columns count bytes), from a slice and
+    /// from a reader, whole or a byte at a time, looking back from as far
+    /// as 40 bytes on.
+    #[test]
+    fn line_and_column_of_offsets_already_read() {
+        let mut text = Vec::new();
+        for i in 0..90 {
+            text.extend_from_slice("é".repeat(i % 7).as_bytes());
+            text.extend_from_slice(&b"x".repeat(i * 37 % 300));
+            text.extend_from_slice(if i % 5 == 0 { b"\n\n" } else { b"\n" });
+        }
+        let want = |at: usize| {
+            let before = &text[..at];
+            let line = before.iter().filter(|&&b| b == b'\n').count() as u64 + 1;
+            let start = before
+                .iter()
+                .rposition(|&b| b == b'\n')
+                .map_or(0, |i| i + 1);
+            Some((line, (at - start) as u64 + 1))
+        };
+        let s = SliceReader::new(&text);
+        for at in 0..=text.len() {
+            assert_eq!(s.line_column(at as u64), want(at), "slice at {at}");
+        }
+        assert_eq!(s.line_column(text.len() as u64 + 1), None);
+        struct OneByte<'a>(&'a [u8]);
+        impl std::io::Read for OneByte<'_> {
+            fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+                let Some((&b, rest)) = self.0.split_first() else {
+                    return Ok(0);
+                };
+                buf[0] = b;
+                self.0 = rest;
+                Ok(1)
+            }
+        }
+        let mut whole = IoReader::new(&text[..]);
+        let mut trickle = IoReader::new(OneByte(&text));
+        assert_eq!(whole.line_column(0), None, "not asked to track lines");
+        whole.track_lines();
+        trickle.track_lines();
+        for pos in 0..text.len() {
+            whole.read_u8().unwrap();
+            trickle.read_u8().unwrap();
+            for at in (pos.saturating_sub(40)..=pos + 1).step_by(3) {
+                let want = want(at);
+                assert_eq!(
+                    whole.line_column(at as u64),
+                    want,
+                    "reader at {at} from {pos}"
+                );
+                // A byte at a time, the lines kept reach back `LINES_KEPT` lines.
+                if let Some(got) = trickle.line_column(at as u64) {
+                    assert_eq!(Some(got), want, "one byte at a time at {at} from {pos}");
+                } else {
+                    let lines_after = text[at..=pos].iter().filter(|&&b| b == b'\n').count();
+                    assert!(lines_after >= LINES_KEPT - 1, "at {at} from {pos}");
+                }
+            }
+        }
     }
 
     #[test]

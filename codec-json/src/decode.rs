@@ -89,7 +89,13 @@ fn unexpected(b: u8, wanted: &'static str) -> Error {
         b't' | b'f' => "a bool".to_string(),
         b'n' => "null".to_string(),
         b'-' | b'0'..=b'9' => "a number".to_string(),
+        // Where a key or a value must be (`{` and `[` end an empty
+        // container themselves): a comma came before it.
+        b'}' if wanted == "a string key" => "'}'; JSON allows no trailing comma".to_string(),
+        b']' if wanted == "a value" => "']'; JSON allows no trailing comma".to_string(),
         b',' | b':' | b']' | b'}' => format!("'{}'", b as char),
+        b'\'' => "a single quote; JSON strings take double quotes".to_string(),
+        b'/' => "'/'; JSON has no comments".to_string(),
         0x20..=0x7e => format!("unexpected character '{}'", b as char),
         _ => format!("unexpected byte 0x{b:02x}"),
     };
@@ -1438,6 +1444,7 @@ fn skip_key<'de, R: Read<'de>>(r: &mut R, scratch: &mut Vec<u8>) -> Result<()> {
 impl DecodeFormat for JsonDecoder {
     const NAME: &'static str = "json";
     const EXT_STYLE: codec_core::ExtStyle = codec_core::ExtStyle::Transparent;
+    const TEXT: bool = true;
 
     #[inline]
     fn limit_str_len(&mut self, max: usize) {

@@ -121,6 +121,18 @@
 //!   not followed by a low one at the high surrogate's), a raw control
 //!   character at itself, invalid UTF-8 at the first byte of the invalid
 //!   sequence. The input ending inside a string is an error at its end.
+//! - An error also gives the line and column of its offset
+//!   (`Error::line_column`, shown as `(line 4, column 21, byte 48)`), from a
+//!   slice and from a reader alike; a trailing comma, a single-quoted string
+//!   and a comment are named as such.
+//!
+//! ```
+//! use codec_json::JsonHandle;
+//! let text = b"{\n  \"a\": [1, 2,]\n}";
+//! let e = codec_core::from_slice::<codec_core::Value, _>(text, &JsonHandle::default()).unwrap_err();
+//! assert_eq!(e.line_column(), Some((2, 14)));
+//! assert!(e.to_string().ends_with("no trailing comma at [\"a\"][2] (line 2, column 14, byte 15)"));
+//! ```
 //!
 //! ## Several texts: [`JsonStream`]
 //!

@@ -82,7 +82,7 @@ impl<'de, R: Read<'de>, T: Decode<'de>> Iterator for JsonStream<'de, R, T> {
             Ok(false) => {}
             Err(e) => {
                 self.done = true;
-                return Some(Err(e));
+                return Some(Err(self.dec.locate(e)));
             }
         }
         self.dec.reset_for_next();
@@ -90,6 +90,6 @@ impl<'de, R: Read<'de>, T: Decode<'de>> Iterator for JsonStream<'de, R, T> {
         if v.is_err() {
             self.done = true;
         }
-        Some(v)
+        Some(v.map_err(|e| self.dec.locate(e)))
     }
 }

@@ -53,7 +53,7 @@ fn long_non_integers_are_not_rounded_into_integers() {
     let e = from_slice::<u8, _>(b"1.0000000000000000000001", &JsonHandle::default()).unwrap_err();
     assert_eq!(
         e.to_string(),
-        "number 1.0 (rounded from a longer decimal) does not fit in u8 (byte 0)"
+        "number 1.0 (rounded from a longer decimal) does not fit in u8 (line 1, column 1, byte 0)"
     );
     rejected::<u8>("1.0000000000000000000001");
     rejected::<u64>("0.99999999999999999999");

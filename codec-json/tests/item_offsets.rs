@@ -150,6 +150,6 @@ fn malformed_tokens_into_typed_targets_are_syntax_errors() {
     let e = from_slice::<Vec<u8>, _>(b"[1, true]", &h).unwrap_err();
     assert_eq!(
         e.to_string(),
-        "expected u8, found bool true at [1] (byte 4)"
+        "expected u8, found bool true at [1] (line 1, column 5, byte 4)"
     );
 }

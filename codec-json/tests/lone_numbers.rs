@@ -24,7 +24,7 @@ fn agree<T: DecodeOwned + PartialEq + Debug>(text: &str, h: &JsonHandle) -> bool
     // number once it has read past them; a range error found after the
     // number is read then points at the start of the read, whitespace and
     // all (`Decoder::item_start`). Only the offset may differ.
-    let unplaced = |s: String| match s.rfind(" (byte ") {
+    let unplaced = |s: String| match s.rfind(" (line ").or_else(|| s.rfind(" (byte ")) {
         Some(at) if s.starts_with("error: ") => s[..at].to_string(),
         _ => s,
     };

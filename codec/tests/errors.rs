@@ -71,14 +71,25 @@ fn find(hay: &[u8], needle: &[u8], from: usize) -> usize {
         .expect("needle present")
 }
 
+/// How a message ends with the place of an error at `offset` in `bytes`:
+/// the byte offset, and in JSON its line and column (1 for the compact,
+/// one-line documents these tests write) before it.
+fn place(h: &AnyHandle, bytes: &[u8], offset: usize) -> String {
+    if !matches!(h, AnyHandle::Json(_)) {
+        return format!("(byte {offset})");
+    }
+    assert!(!bytes[..offset].contains(&b'\n'), "one line");
+    format!("(line 1, column {}, byte {offset})", offset + 1)
+}
+
 /// Checks offset, path and message of `err`, and that the message carries them.
-fn check_located(h: &AnyHandle, err: &Error, path: &str, offset: usize) {
+fn check_located(h: &AnyHandle, bytes: &[u8], err: &Error, path: &str, offset: usize) {
     let name = h.name();
     assert_eq!(err.path_string(), path, "{name}: path of {err}");
     assert_eq!(err.offset(), Some(offset as u64), "{name}: offset of {err}");
     let msg = err.to_string();
     assert!(
-        msg.ends_with(&format!("at {path} (byte {offset})")),
+        msg.ends_with(&format!("at {path} {}", place(h, bytes, offset))),
         "{name}: message does not end with the place: {msg}"
     );
 }
@@ -89,7 +100,7 @@ fn type_mismatch_deep_inside_names_type_path_and_offset() {
         let bytes = h.to_vec(&doc_with(s("forty"))).unwrap();
         let at = find(&bytes, &h.to_vec("forty").unwrap(), 0);
         let err = h.from_slice::<Doc>(&bytes).unwrap_err();
-        check_located(&h, &err, ".orders[1].lines[2].qty", at);
+        check_located(&h, &bytes, &err, ".orders[1].lines[2].qty", at);
         let msg = err.to_string();
         match err.kind() {
             ErrorKind::TypeMismatch { expected, found } => {
@@ -122,7 +133,7 @@ fn number_for_a_struct_points_at_the_number() {
                 .rposition(|w| w == enc.as_slice())
                 .unwrap();
             let err = h.from_slice::<Doc>(&bytes).unwrap_err();
-            check_located(&h, &err, ".orders[1].lines[2]", at);
+            check_located(&h, &bytes, &err, ".orders[1].lines[2]", at);
             match err.kind() {
                 ErrorKind::TypeMismatch { expected, found: f } => {
                     assert_eq!(*expected, "map or array (struct)", "{}: {err}", h.name());
@@ -146,7 +157,7 @@ fn out_of_range_points_at_the_number() {
             .rposition(|w| w == enc.as_slice())
             .unwrap();
         let err = h.from_slice::<Doc>(&bytes).unwrap_err();
-        check_located(&h, &err, ".orders[1].lines[2].qty", at);
+        check_located(&h, &bytes, &err, ".orders[1].lines[2].qty", at);
         assert!(
             matches!(err.kind(), ErrorKind::OutOfRange { target: "u32", .. }),
             "{}: {err}",
@@ -209,7 +220,7 @@ fn out_of_range_names_the_target_type_at_the_number() {
                     "{} {v:?} as {target}: {err}",
                     h.name()
                 );
-                check_located(&h, &err, "[1]", at);
+                check_located(&h, &bytes, &err, "[1]", at);
             }
         }
         // Beyond the f32 range.
@@ -225,7 +236,7 @@ fn out_of_range_names_the_target_type_at_the_number() {
             .windows(enc.len())
             .rposition(|w| w == enc.as_slice())
             .unwrap();
-        check_located(&h, &err, "[0]", at);
+        check_located(&h, &bytes, &err, "[0]", at);
     }
     // From a `Value`, as from the formats: an error, not an infinity.
     for f in [1e39, -1e300] {
@@ -335,9 +346,18 @@ fn missing_field_names_field_and_struct_path() {
             h.name()
         );
         assert!(err.offset().is_some(), "{}: {err}", h.name());
+        let msg = err.to_string();
+        let rest = msg
+            .strip_prefix("missing field \"qty\" at .orders[1].lines[2] (")
+            .unwrap_or_else(|| panic!("{}: {msg}", h.name()));
         assert!(
-            err.to_string()
-                .starts_with("missing field \"qty\" at .orders[1].lines[2] (byte ")
+            rest.starts_with(if h.name() == "json" {
+                "line 1, column "
+            } else {
+                "byte "
+            }),
+            "{}: {msg}",
+            h.name()
         );
     }
 }
@@ -415,7 +435,7 @@ fn depth_limit_names_limit_offset_and_path() {
         );
         // The error points at the fourth array, the first of the innermost two.
         let at = find(&bytes, &h.to_vec(&nested(2)).unwrap(), 0);
-        check_located(&h, &err, "[0][0][0]", at);
+        check_located(&h, &bytes, &err, "[0][0][0]", at);
         assert!(
             err.to_string()
                 .starts_with("nesting deeper than max_depth (3)"),
@@ -494,7 +514,7 @@ fn skipping_an_unknown_field_names_its_key() {
                 "{name}: {err}"
             );
             let at = find(&bytes, &h.to_vec(&nested(3)).unwrap(), 0);
-            check_located(&h, &err, path, at);
+            check_located(&h, &bytes, &err, path, at);
             *h.options_mut() = h.options().clone().max_depth(256);
 
             // Cut short inside the skipped value.
@@ -521,7 +541,7 @@ fn skipping_an_extra_array_item_names_its_index() {
             "{name}: {err}"
         );
         let at = find(&bytes, &h.to_vec(&nested(3)).unwrap(), 0);
-        check_located(&h, &err, "[1]", at);
+        check_located(&h, &bytes, &err, "[1]", at);
     }
 }
 
@@ -542,7 +562,7 @@ fn empty_arrays_keep_the_depth_limit() {
             h.name()
         );
         let empty = h.to_vec(&Vec::<u32>::new()).unwrap();
-        check_located(&h, &err, "[0]", find(&bytes, &empty, 1));
+        check_located(&h, &bytes, &err, "[0]", find(&bytes, &empty, 1));
         assert_eq!(h.from_slice::<Vec<u32>>(&empty).unwrap(), Vec::<u32>::new());
     }
 }
@@ -592,7 +612,7 @@ fn length_limits_name_limit_offset_and_path() {
             } => {}
             other => panic!("{}: {other:?}: {err}", h.name()),
         }
-        check_located(&h, &err, "[1]", at);
+        check_located(&h, &bytes, &err, "[1]", at);
         assert!(
             err.to_string()
                 .starts_with("length 8 exceeds max_str_len (4)"),
@@ -641,7 +661,10 @@ fn check_message<T: codec::DecodeOwned + std::fmt::Debug>(
         .windows(enc.len())
         .rposition(|w| w == enc.as_slice())
         .unwrap();
-    let want = format!("expected {expected}, found {found} at .{key} (byte {at})");
+    let want = format!(
+        "expected {expected}, found {found} at .{key} {}",
+        place(h, &bytes, at)
+    );
     let err = h.from_slice::<T>(&bytes).unwrap_err();
     assert_eq!(err.to_string(), want, "{name}");
     // The same from a reader.
@@ -713,7 +736,10 @@ fn mismatch_on_a_struct_quotes_the_value() {
         let at = find(&bytes, &h.to_vec(&7u32).unwrap(), 1);
         assert_eq!(
             err.to_string(),
-            format!("expected map or array (struct), found integer 7 at [0] (byte {at})"),
+            format!(
+                "expected map or array (struct), found integer 7 at [0] {}",
+                place(&h, &bytes, at)
+            ),
             "{}",
             h.name()
         );
@@ -757,7 +783,10 @@ fn map_entries_are_named_by_text_key() {
         let err = h.from_slice::<Users>(&bytes).unwrap_err();
         assert_eq!(
             err.to_string(),
-            format!("expected u32, found text string \"old\" at .users[\"bob\"].age (byte {at})"),
+            format!(
+                "expected u32, found text string \"old\" at .users[\"bob\"].age {}",
+                place(&h, &bytes, at)
+            ),
             "{}",
             h.name()
         );
@@ -802,7 +831,7 @@ fn map_entries_are_named_by_integer_key() {
         assert_eq!(err.path_string(), ".by_id[5].age", "{}: {err}", h.name());
         assert!(
             err.to_string()
-                .starts_with("expected u32, found bool false at .by_id[5].age (byte "),
+                .starts_with("expected u32, found bool false at .by_id[5].age ("),
             "{}: {err}",
             h.name()
         );
@@ -968,7 +997,7 @@ fn number_for_bytes_points_at_the_number() {
         let bytes = h.to_vec(&Value::Array(vec![Value::Int(-12345)])).unwrap();
         let at = find(&bytes, &h.to_vec(&-12345i64).unwrap(), 1);
         let err = h.from_slice::<Vec<Vec<u8>>>(&bytes).unwrap_err();
-        check_located(&h, &err, "[0]", at);
+        check_located(&h, &bytes, &err, "[0]", at);
         assert!(
             matches!(err.kind(), ErrorKind::TypeMismatch { found, .. } if found == "integer -12345"),
             "{}: {err}",
@@ -1074,7 +1103,7 @@ fn duplicate_rest_key_is_a_duplicate_field() {
         assert_eq!(err.path_string(), "", "{name}: {err}");
         assert_eq!(
             err.to_string(),
-            format!("duplicate field \"q\" (byte {at})")
+            format!("duplicate field \"q\" {}", place(h, &bytes, at))
         );
         // Nested: the path leads to the struct, as for a known field.
         let list = Value::Array(vec![entries("r"), entries("q")]);
@@ -1085,7 +1114,7 @@ fn duplicate_rest_key_is_a_duplicate_field() {
             matches!(err.kind(), ErrorKind::DuplicateField(k) if k == "q"),
             "{name}: {err}"
         );
-        check_located(h, &err, "[1]", at);
+        check_located(h, &bytes, &err, "[1]", at);
         let known = Value::Array(vec![entries("r"), entries("a")]);
         let bytes = h.to_vec(&known).unwrap();
         let err = h.from_slice::<Vec<T>>(&bytes).unwrap_err();
@@ -1108,7 +1137,10 @@ fn duplicate_rest_key_is_a_duplicate_field() {
     let err = h
         .from_slice::<RestB>(br#"{"a":1,"q":1,"q":2}"#)
         .unwrap_err();
-    assert_eq!(err.to_string(), "duplicate field \"q\" (byte 13)");
+    assert_eq!(
+        err.to_string(),
+        "duplicate field \"q\" (line 1, column 14, byte 13)"
+    );
 }
 
 /// A struct whose `rest` map holds a key the struct writes as a field
@@ -1214,7 +1246,7 @@ fn enum_without_variants_is_a_type_mismatch_naming_it() {
             .unwrap();
         let at = find(&bytes, &h.to_vec("A").unwrap(), 0);
         let err = h.from_slice::<Holder>(&bytes).unwrap_err();
-        check_located(&h, &err, ".m", at);
+        check_located(&h, &bytes, &err, ".m", at);
     }
 }
 
@@ -1246,7 +1278,10 @@ fn array_overflow_points_at_the_extra_item_and_counts_them_all() {
     assert_eq!(e.offset(), Some(7), "{e}");
     let h = json(strict.clone());
     let e = h.from_slice::<[u8; 2]>(b"[1, 2,\n 3, 4, 5]").unwrap_err();
-    assert_eq!(e.to_string(), "expected 2 elements, found 5 (byte 8)");
+    assert_eq!(
+        e.to_string(),
+        "expected 2 elements, found 5 (line 2, column 2, byte 8)"
+    );
     let cbor = AnyHandle::Cbor(codec::CborHandle {
         options: strict.clone(),
         ..Default::default()

@@ -274,10 +274,16 @@ fn ordered_documents_decode_and_repeats_are_errors() {
     assert_eq!(from_slice::<Small, _>(spaced, &h).unwrap(), want);
     let repeat = br#"{"id":1,"id_str":"one","id":2,"a":null,"ab":true}"#;
     let err = from_slice::<Small, _>(repeat, &h).unwrap_err();
-    assert_eq!(err.to_string(), "duplicate field \"id\" (byte 23)");
+    assert_eq!(
+        err.to_string(),
+        "duplicate field \"id\" (line 1, column 24, byte 23)"
+    );
     let missing = br#"{"id":1,"id_str":"one","a":3}"#;
     let err = from_slice::<Small, _>(missing, &h).unwrap_err();
-    assert_eq!(err.to_string(), "missing field \"ab\" (byte 29)");
+    assert_eq!(
+        err.to_string(),
+        "missing field \"ab\" (line 1, column 30, byte 29)"
+    );
     let prefix = br#"{"id":1,"id_str":"one","a":3,"abc":0,"ab":false}"#;
     let s = from_slice::<Small, _>(prefix, &h).unwrap();
     assert_eq!((s.a, s.ab), (Some(3), false));

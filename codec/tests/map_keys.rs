@@ -93,6 +93,7 @@ fn item() -> Item {
 struct General<F>(F);
 
 impl<F: DecodeFormat> DecodeFormat for General<F> {
+    const TEXT: bool = F::TEXT;
     const NAME: &'static str = F::NAME;
     const EXT_STYLE: ExtStyle = F::EXT_STYLE;
 
