@@ -399,6 +399,10 @@ pub struct IoReader<R: std::io::Read> {
     /// When asked to [`track_lines`](Read::track_lines): the lines of the
     /// bytes before `base`.
     lines: Option<LineCount>,
+    /// The byte before `buf[0]` (at `base - 1`, when `base > 0`): what
+    /// [`Read::consumed_since`] gives for the last byte consumed just
+    /// after a refill, as a slice would (JSON names a leading zero by it).
+    before: u8,
 }
 
 /// A zeroed buffer of `size` bytes, allocated and then zeroed rather than
@@ -426,6 +430,7 @@ impl<R: std::io::Read> IoReader<R> {
             capture_from: 0,
             captured: Vec::new(),
             lines: None,
+            before: 0,
         }
     }
 
@@ -435,6 +440,9 @@ impl<R: std::io::Read> IoReader<R> {
     fn move_base(&mut self, n: usize) {
         if let Some(lines) = &mut self.lines {
             lines.advance(&self.buf[..n], self.base);
+        }
+        if let Some(&last) = n.checked_sub(1).and_then(|i| self.buf.get(i)) {
+            self.before = last;
         }
         self.base += n as u64;
     }
@@ -452,7 +460,7 @@ impl<R: std::io::Read> IoReader<R> {
         debug_assert!(self.pos == self.end);
         self.save_capture();
         let kept = self.end;
-        let lines = self.lines;
+        let (lines, before) = (self.lines, self.before);
         self.move_base(kept);
         self.pos = 0;
         let replaced = kept == self.buf.len() && self.buf.len() < IO_BUF;
@@ -477,6 +485,7 @@ impl<R: std::io::Read> IoReader<R> {
                         // ends the input has to look for more to end).
                         self.base -= kept as u64;
                         self.lines = lines;
+                        self.before = before;
                         self.pos = kept;
                         self.end = kept;
                         self.capture_from = kept;
@@ -729,7 +738,12 @@ impl<'de, R: std::io::Read> Read<'de> for IoReader<R> {
 
     /// `buf[..pos]` holds the bytes from offset `base` on: those since `at`
     /// while no refill has moved past it.
+    /// Also the one byte before the buffer, when nothing of the buffer is
+    /// consumed yet.
     fn consumed_since(&self, at: u64) -> Option<&[u8]> {
+        if self.pos == 0 && self.base > 0 && at == self.base - 1 {
+            return Some(std::slice::from_ref(&self.before));
+        }
         let from = usize::try_from(at.checked_sub(self.base)?).ok()?;
         self.buf.get(from..self.pos)
     }
@@ -876,6 +890,41 @@ mod tests {
             Some(&data[end as usize..end as usize + 5])
         );
         assert_eq!(r.consumed_since(end - 1), None);
+    }
+
+    /// The last byte consumed stays readable just after a refill, also when
+    /// every read hands over one byte (each peek refills) and at the end.
+    #[test]
+    fn the_last_byte_consumed_is_held_across_a_refill() {
+        struct OneByte<'a>(&'a [u8]);
+        impl std::io::Read for OneByte<'_> {
+            fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+                let n = self.0.len().min(buf.len()).min(1);
+                buf[..n].copy_from_slice(&self.0[..n]);
+                self.0 = &self.0[n..];
+                Ok(n)
+            }
+        }
+        let data: Vec<u8> = (0..=255).cycle().take(IO_BUF + 700).collect();
+        for whole in [false, true] {
+            let mut r: IoReader<Box<dyn std::io::Read>> = if whole {
+                IoReader::new(Box::new(&data[..]))
+            } else {
+                IoReader::new(Box::new(OneByte(&data)))
+            };
+            assert_eq!(r.consumed_since(0), Some(&[][..]));
+            while r.peek().unwrap().is_some() {
+                let at = r.offset();
+                if at > 0 {
+                    let last = &data[at as usize - 1..at as usize];
+                    assert_eq!(r.consumed_since(at - 1), Some(last), "at {at}");
+                }
+                r.read_u8().unwrap();
+            }
+            let at = r.offset();
+            assert_eq!(at, data.len() as u64);
+            assert_eq!(r.consumed_since(at - 1), Some(&data[data.len() - 1..]));
+        }
     }
 
     fn exercise<'de>(r: &mut impl Read<'de>) {

@@ -102,6 +102,25 @@ fn unexpected(b: u8, wanted: &'static str) -> Error {
     Error::syntax(format!("expected {wanted}, found {found}"))
 }
 
+/// [`unexpected`] where a `,` or a closing bracket must follow a value.
+/// A digit right after a `0` means a number with a leading zero (the
+/// number `0` ended at the digit, as only `0` and `-0` can), which the
+/// message names, when the reader still holds the byte before.
+#[cold]
+#[inline(never)]
+fn after_value<'de, R: Read<'de>>(r: &R, b: u8, wanted: &'static str) -> Error {
+    let before = r
+        .offset()
+        .checked_sub(1)
+        .and_then(|at| r.consumed_since(at));
+    if b.is_ascii_digit() && before == Some(b"0".as_slice()) {
+        return Error::syntax(format!(
+            "expected {wanted}, found a digit after a leading zero, which JSON numbers do not allow"
+        ));
+    }
+    unexpected(b, wanted)
+}
+
 /// A type mismatch for a scalar target, or a syntax error for a byte that starts no value.
 /// The value (starting with `b`, at the reader) is not consumed: the shared
 /// decoder quotes it. The error points at it (past any whitespace).
@@ -1389,7 +1408,11 @@ impl JsonDecoder {
                     r.consume(1);
                     stack.pop();
                 } else {
-                    return Err(unexpected(b, if map { "',' or '}'" } else { "',' or ']'" }));
+                    return Err(after_value(
+                        r,
+                        b,
+                        if map { "',' or '}'" } else { "',' or ']'" },
+                    ));
                 }
             }
         }
@@ -1801,7 +1824,7 @@ impl DecodeFormat for JsonDecoder {
                     seq.len = Some(seq.index);
                     return Ok(false);
                 }
-                _ => return Err(unexpected(b, "',' or ']'")),
+                _ => return Err(after_value(r, b, "',' or ']'")),
             }
         }
         seq.index += 1;
@@ -1844,7 +1867,7 @@ impl DecodeFormat for JsonDecoder {
                     seq.len = Some(seq.index);
                     return Ok(false);
                 }
-                _ => return Err(unexpected(b, "',' or '}'")),
+                _ => return Err(after_value(r, b, "',' or '}'")),
             }
         }
         if b != b'"' {

@@ -123,8 +123,8 @@
 //!   sequence. The input ending inside a string is an error at its end.
 //! - An error also gives the line and column of its offset
 //!   (`Error::line_column`, shown as `(line 4, column 21, byte 48)`), from a
-//!   slice and from a reader alike; a trailing comma, a single-quoted string
-//!   and a comment are named as such.
+//!   slice and from a reader alike; a trailing comma, a single-quoted
+//!   string, a comment and a number's leading zero are named as such.
 //!
 //! ```
 //! use codec_json::JsonHandle;

@@ -153,3 +153,39 @@ fn malformed_tokens_into_typed_targets_are_syntax_errors() {
         "expected u8, found bool true at [1] (line 1, column 5, byte 4)"
     );
 }
+
+/// A digit right after a `0` is named as a leading zero (the number `0`
+/// ended there), at the digit, on each path that reads the `,` or bracket
+/// after a value: a struct's field, a typed array's item, a skipped
+/// unknown field's array and object; from a slice, a reader and a reader
+/// handing over one byte at a time. A digit after a space is not one.
+#[test]
+fn a_leading_zero_is_named_at_the_digit() {
+    #[derive(Codec, Debug)]
+    #[codec(crate = "codec_core")]
+    #[allow(dead_code)]
+    struct P {
+        a: u32,
+        v: Vec<i32>,
+    }
+    let h = JsonHandle::default();
+    let named = "found a digit after a leading zero, which JSON numbers do not allow";
+    for (doc, zero) in [
+        (r#"{"a": 01, "v": []}"#, "01"),
+        (r#"{"a": 1, "v": [2, -03]}"#, "03"),
+        (r#"{"x": [[1, 00]], "a": 1, "v": []}"#, "00"),
+        (r#"{"x": {"y": -00}, "a": 1, "v": []}"#, "00"),
+    ] {
+        let at = doc.find(zero).unwrap() as u64 + 1;
+        for e in [
+            from_slice::<P, _>(doc.as_bytes(), &h).unwrap_err(),
+            from_reader::<P, _, _>(doc.as_bytes(), &h).unwrap_err(),
+            from_reader::<P, _, _>(OneByte(doc.as_bytes()), &h).unwrap_err(),
+        ] {
+            assert!(e.to_string().contains(named), "{doc}: {e}");
+            assert_eq!(e.offset(), Some(at), "{doc}: {e}");
+        }
+    }
+    let e = from_slice::<P, _>(br#"{"a": 0 1, "v": []}"#, &h).unwrap_err();
+    assert!(e.to_string().contains("found a number"), "{e}");
+}

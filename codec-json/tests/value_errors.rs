@@ -119,6 +119,9 @@ fn map_keys_decode_and_fail_as_the_general_path() {
         br#"{"a": { } , "b" : {"c":2}  }"#.to_vec(),
         br#"{"a": 1 ]"#.to_vec(),
         br#"{ , "a": 1}"#.to_vec(),
+        br#"{"ok": 01}"#.to_vec(),
+        br#"{"a": [-00]}"#.to_vec(),
+        br#"{"a": [0 1]}"#.to_vec(),
     ];
     let want_plain = [
         r#"OK {"aAb": 1, "é": [2], "x\ny": 3}"#,
@@ -140,6 +143,9 @@ fn map_keys_decode_and_fail_as_the_general_path() {
         r#"OK {"a": {}, "b": {"c": 2}}"#,
         r#"ERR invalid input: expected ',' or '}', found ']' (byte 8)"#,
         r#"ERR invalid input: expected a string key, found ',' (byte 2)"#,
+        r#"ERR invalid input: expected ',' or '}', found a digit after a leading zero, which JSON numbers do not allow (byte 8)"#,
+        r#"ERR invalid input: expected ',' or ']', found a digit after a leading zero, which JSON numbers do not allow at ["a"] (byte 9)"#,
+        r#"ERR invalid input: expected ',' or ']', found a number at ["a"] (byte 9)"#,
     ];
     // The limits change the three documents with a long key, a long map
     // and a long key in a nested map; the rest fail or pass as without.
