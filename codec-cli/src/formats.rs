@@ -2,8 +2,8 @@
 //! monomorphized code, and auto-detection of the input format.
 
 use crate::args::{Opt, Parsed};
-use crate::fail::Failure;
-use codec::{AnyHandle, Handle, Value};
+use crate::fail::{Failure, Place, decode_failure};
+use codec::{AnyHandle, Error, Handle, Value};
 
 /// Runs `$body` with `$h` bound to the concrete handle inside `&AnyHandle`,
 /// so that everything inside is compiled once per format (no dynamic calls).
@@ -327,9 +327,10 @@ pub const SNIFF_BYTES: usize = 64 * 1024;
 /// 3. If several succeed, json is chosen when it is one of them and the
 ///    sample is printable UTF-8 text (any byte below 0x80 is a whole msgpack
 ///    document, so every text is also a msgpack stream).
-/// 4. Printable text that json does not read is an error, not a binary
-///    format that happens to read it (broken JSON Lines would otherwise
-///    pass as a stream of msgpack integers).
+/// 4. Printable text that json does not read is json's error (where the
+///    text breaks, at its line and column), not a binary format that
+///    happens to read it (broken JSON Lines would otherwise pass as a
+///    stream of msgpack integers); the message names such a format.
 /// 5. Otherwise it is an error that names the candidates.
 pub fn detect(
     cmd: &str,
@@ -349,21 +350,37 @@ pub fn detect(
         )));
     }
     let mut found: Vec<&'static str> = Vec::new();
+    let mut json_failed = None;
     for name in NAMES {
         let h = input_handle(cmd, name, p)?;
-        let ok: Result<bool, Failure> =
+        let res: Result<Result<(), Probed>, Failure> =
             with_handle!(&h, h => Ok(probe(h, sample, stream, complete)));
-        if ok? {
-            found.push(name);
+        match res? {
+            Ok(()) => found.push(name),
+            Err(e) if name == "json" => json_failed = Some(e),
+            Err(_) => {}
         }
     }
     let text = is_text(sample, complete);
-    if text && !found.is_empty() && !found.contains(&"json") {
-        let how = if stream { " as a stream" } else { "" };
-        let (flag, other) = (from_flag(cmd), found[0]);
-        return Err(Failure::Invalid(format!(
-            "{source}: the input is text but not valid json{how}; pass --{flag} json to see where it fails, or --{flag} {other} to read it as {other}"
-        )));
+    if let (true, Some(Probed { error, document })) = (text, json_failed) {
+        // Text: json is what the user meant, so its error says where the
+        // input breaks, with a hint for a binary format that reads it.
+        let place = Place {
+            source,
+            format: "json",
+            document: stream.then_some(document),
+        };
+        let Failure::Invalid(mut m) = decode_failure(&error, &place) else {
+            return Err(decode_failure(&error, &place));
+        };
+        let flag = from_flag(cmd);
+        m.push_str(&match found.first() {
+            Some(other) => format!(
+                " (auto-detected: text, so json; pass --{flag} {other} to read it as {other})"
+            ),
+            None => format!(" (auto-detected: text, so json; pass --{flag} F for another format)"),
+        });
+        return Err(Failure::Invalid(m));
     }
     match found.as_slice() {
         [one] => Ok(one),
@@ -392,23 +409,37 @@ fn from_flag(cmd: &str) -> &'static str {
     if cmd == "transcode" { "from" } else { "format" }
 }
 
-/// Whether `sample` decodes in the format of `h`.
-fn probe<H: Handle>(h: &H, sample: &[u8], stream: bool, complete: bool) -> bool {
+/// Why a sample does not decode in a format: the error, and the number
+/// (from 1) of the document it is in.
+struct Probed {
+    error: codec::Error,
+    document: u64,
+}
+
+/// Whether `sample` decodes in the format of `h`, else why not.
+fn probe<H: Handle>(h: &H, sample: &[u8], stream: bool, complete: bool) -> Result<(), Probed> {
     let mut d = h.decoder(sample);
+    let failed = |error, document| Err(Probed { error, document });
     if !stream {
-        return d.decode::<Value>().is_ok() && d.finish().is_ok();
+        return match d.decode::<Value>().and_then(|_| d.finish()) {
+            Ok(()) => Ok(()),
+            Err(e) => failed(e, 1),
+        };
     }
-    let mut docs = 0u32;
+    let mut docs = 0u64;
     loop {
         match d.at_end() {
-            Ok(true) => return docs > 0,
+            Ok(true) if docs > 0 => return Ok(()),
+            Ok(true) => return failed(Error::eof().at(d.offset()), 1),
             Ok(false) => {}
-            Err(e) => return !complete && e.is_eof(),
+            Err(e) if !complete && e.is_eof() => return Ok(()),
+            Err(e) => return failed(e, docs + 1),
         }
         match d.decode::<Value>() {
             Ok(_) => docs += 1,
             // The sample may end inside a document.
-            Err(e) => return !complete && e.is_eof(),
+            Err(e) if !complete && e.is_eof() => return Ok(()),
+            Err(e) => return failed(e, docs + 1),
         }
         d.reset_for_next();
     }

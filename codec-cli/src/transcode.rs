@@ -54,7 +54,8 @@ Auto-detection (--from auto): a cbor self-describe tag (d9 d9 f7) means cbor;
 otherwise each format tries to decode the input (the first 64 KiB with --stream)
 and the one that succeeds is used. When several succeed, json wins if the
 input is printable text; else the command stops and asks for --from. Printable
-text that is not valid json is an error (pass --from to read it otherwise).
+text that is not valid json fails with json's error, at its line and column
+(pass --from to read it otherwise).
 
 Errors: exit 1 with one line on standard error naming the byte offset. Without
 --stream nothing is written unless the whole input converts. With --stream the

@@ -568,26 +568,58 @@ fn auto_detection() {
         out.text()
     );
     // Broken JSON Lines, or any other text json does not read, is not
-    // taken for the msgpack integers its bytes also are: an error.
-    for (args, input) in [
+    // taken for the msgpack integers its bytes also are: json's error,
+    // where the text breaks, and a hint for the format that reads it.
+    let hint = |flag: &str, other: Option<&str>| match other {
+        Some(f) => format!(" (auto-detected: text, so json; pass --{flag} {f} to read it as {f})"),
+        None => format!(" (auto-detected: text, so json; pass --{flag} F for another format)"),
+    };
+    for (args, input, want) in [
         (
             &["validate", "--stream"][..],
             &b"{\"id\":1}\n{\"id\":2,}\n"[..],
+            "invalid json at line 2, column 9 (byte 17, document 2): expected a string key, \
+             found '}'; JSON allows no trailing comma"
+                .to_string()
+                + &hint("format", Some("msgpack")),
         ),
-        (&["validate", "--stream"][..], &b"hello world\n"[..]),
+        (
+            &["validate", "--stream"][..],
+            &b"hello world\n"[..],
+            "invalid json at line 1, column 1 (byte 0, document 1): expected a value, found 'h'"
+                .to_string()
+                + &hint("format", Some("msgpack")),
+        ),
         (
             &["transcode", "--stream", "--to", "json"][..],
             &b"{\"id\":1}\n{\"id\":2,}\n"[..],
+            "invalid json at line 2, column 9 (byte 17, document 2): expected a string key, \
+             found '}'; JSON allows no trailing comma"
+                .to_string()
+                + &hint("from", Some("msgpack")),
         ),
-        (&["validate"][..], &b"a"[..]),
+        (
+            &["validate"][..],
+            &b"a"[..],
+            "invalid json at line 1, column 1 (byte 0): expected a value, found 'a'".to_string()
+                + &hint("format", Some("msgpack")),
+        ),
+        (
+            &["validate"][..],
+            &b"{\"a\": [1, 2,]}\n"[..],
+            "invalid json at line 1, column 13 (byte 12) in [\"a\"][2]: expected a value, \
+             found ']'; JSON allows no trailing comma"
+                .to_string()
+                + &hint("format", None),
+        ),
     ] {
         let out = codec(args, input);
         assert_eq!(out.code, 1, "{args:?}: {}", out.stderr);
         assert!(out.stdout.is_empty(), "{args:?}");
-        assert!(
-            out.stderr.contains("text but not valid json"),
-            "{}",
-            out.stderr
+        assert_eq!(
+            out.stderr.trim_end(),
+            format!("codec: <stdin>: {want}"),
+            "{args:?}"
         );
     }
     // Asked for, msgpack reads it.

@@ -93,11 +93,10 @@ fn unexpected(b: u8, wanted: &'static str) -> Error {
         // container themselves): a comma came before it.
         b'}' if wanted == "a string key" => "'}'; JSON allows no trailing comma".to_string(),
         b']' if wanted == "a value" => "']'; JSON allows no trailing comma".to_string(),
-        b',' | b':' | b']' | b'}' => format!("'{}'", b as char),
         b'\'' => "a single quote; JSON strings take double quotes".to_string(),
         b'/' => "'/'; JSON has no comments".to_string(),
-        0x20..=0x7e => format!("unexpected character '{}'", b as char),
-        _ => format!("unexpected byte 0x{b:02x}"),
+        0x20..=0x7e => format!("'{}'", b as char),
+        _ => format!("byte 0x{b:02x}"),
     };
     Error::syntax(format!("expected {wanted}, found {found}"))
 }
