@@ -428,20 +428,22 @@ fn probe<H: Handle>(h: &H, sample: &[u8], stream: bool, complete: bool) -> Resul
     }
     let mut docs = 0u64;
     loop {
+        // After a document, what follows belongs to its end (json: a
+        // number or a literal needs whitespace or a delimiter after it).
         match d.at_end() {
             Ok(true) if docs > 0 => return Ok(()),
             Ok(true) => return failed(Error::eof().at(d.offset()), 1),
             Ok(false) => {}
             Err(e) if !complete && e.is_eof() => return Ok(()),
-            Err(e) => return failed(e, docs + 1),
+            Err(e) => return failed(e, docs.max(1)),
         }
+        d.reset_for_next();
         match d.decode::<Value>() {
             Ok(_) => docs += 1,
             // The sample may end inside a document.
             Err(e) if !complete && e.is_eof() => return Ok(()),
             Err(e) => return failed(e, docs + 1),
         }
-        d.reset_for_next();
     }
 }
 

@@ -198,29 +198,26 @@ impl Walker<'_> {
             return;
         }
         let mut n = 0u64;
-        loop {
-            let at = Place {
-                document: Some(n + 1),
-                ..*place
-            };
-            match d.at_end() {
-                Ok(true) => return,
-                Ok(false) => {}
-                Err(e) => {
-                    self.err = Some(decode_failure(&d.locate(e), &at));
-                    return;
-                }
-            }
+        let mut end = d.at_end();
+        while let Ok(false) = end {
             n += 1;
             self.document = Some(n);
             if !self.json {
                 let _ = writeln!(self.out, "# document {n} at byte {}", d.offset());
             }
-            if let Err(e) = self.item(&mut d, 0, Role::Document) {
-                self.err = Some(decode_failure(&d.locate(e), &at));
-                return;
-            }
+            // What follows belongs to this document's end (json: a number
+            // or a literal needs whitespace or a delimiter after it).
+            end = self
+                .item(&mut d, 0, Role::Document)
+                .and_then(|()| d.at_end());
             d.reset_for_next();
+        }
+        if let Err(e) = end {
+            let at = Place {
+                document: Some(n.max(1)),
+                ..*place
+            };
+            self.err = Some(decode_failure(&d.locate(e), &at));
         }
     }
 

@@ -235,15 +235,15 @@ fn many<HI: Handle, HO: Handle>(
         document: Some(n),
         ..*place
     };
-    loop {
-        match d.at_end() {
-            Ok(true) => break,
-            Ok(false) => {}
-            Err(e) => return Err(decode_failure(&d.locate(e), &at(n + 1))),
-        }
-        let v: Value = d
-            .decode()
-            .map_err(|e| decode_failure(&d.locate(e), &at(n + 1)))?;
+    let mut end = d
+        .at_end()
+        .map_err(|e| decode_failure(&d.locate(e), &at(1)))?;
+    while !end {
+        let doc = at(n + 1);
+        let v: Value = d.decode().map_err(|e| decode_failure(&d.locate(e), &doc))?;
+        // The document is complete only with what follows it (json: a
+        // number or a literal needs whitespace or a delimiter after it).
+        end = d.at_end().map_err(|e| decode_failure(&d.locate(e), &doc))?;
         n += 1;
         buf.clear();
         codec::encode_into(&v, ho, &mut buf).map_err(|e| encode_failure(&e, ho.name(), Some(n)))?;

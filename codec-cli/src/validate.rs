@@ -138,15 +138,18 @@ fn stream_docs<H: Handle>(
         document: Some(n),
         ..*place
     };
-    loop {
-        match d.at_end() {
-            Ok(true) => return Ok((n, d.offset())),
-            Ok(false) => {}
-            Err(e) => return Err(decode_failure(&d.locate(e), &at(n + 1))),
-        }
+    let mut end = d
+        .at_end()
+        .map_err(|e| decode_failure(&d.locate(e), &at(1)))?;
+    while !end {
+        let doc = at(n + 1);
         d.decode::<Value>()
-            .map_err(|e| decode_failure(&d.locate(e), &at(n + 1)))?;
+            .map_err(|e| decode_failure(&d.locate(e), &doc))?;
+        // What follows belongs to this document's end (json: a number or
+        // a literal needs whitespace or a delimiter after it).
+        end = d.at_end().map_err(|e| decode_failure(&d.locate(e), &doc))?;
         n += 1;
         d.reset_for_next();
     }
+    Ok((n, d.offset()))
 }

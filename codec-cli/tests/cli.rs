@@ -498,6 +498,37 @@ fn stream_error_keeps_the_documents_before_it() {
     assert!(out.stderr.contains("document 3)"), "{}", out.stderr);
 }
 
+/// A JSON number glued to what follows it (`01`, `7x`) fails in the
+/// document it belongs to, which is not written: every command agrees.
+#[test]
+fn a_glued_json_number_fails_in_its_own_document() {
+    let input = b"1\n[true]\n01\n2\n";
+    let want = "codec: <stdin>: invalid json at line 3, column 2 (byte 10, document 3): \
+                a digit after a leading zero, which JSON numbers do not allow";
+    let out = codec(
+        &["transcode", "--from", "json", "--to", "msgpack", "--stream"],
+        input,
+    );
+    assert_eq!(out.code, 1);
+    assert_eq!(out.stdout, [0x01, 0x91, 0xc3]);
+    assert_eq!(out.stderr.trim_end(), want);
+    for args in [
+        &["validate", "--format", "json", "--stream"][..],
+        &["inspect", "--format", "json", "--stream"],
+    ] {
+        let out = codec(args, input);
+        assert_eq!(out.code, 1, "{args:?}");
+        assert_eq!(out.stderr.trim_end(), want, "{args:?}");
+    }
+    let out = codec(&["validate", "--stream"], b"7x\n");
+    assert_eq!(
+        out.stderr.trim_end(),
+        "codec: <stdin>: invalid json at line 1, column 2 (byte 1, document 1): a number or \
+         literal must be followed by whitespace or a delimiter (auto-detected: text, so json; \
+         pass --format msgpack to read it as msgpack)"
+    );
+}
+
 #[test]
 fn output_file_written_only_on_success() {
     let dir = temp_dir("out");

@@ -120,6 +120,36 @@ fn after_value<'de, R: Read<'de>>(r: &R, b: u8, wanted: &'static str) -> Error {
     unexpected(b, wanted)
 }
 
+/// Whether `b` starts or ends a token that delimits itself: such a byte
+/// may follow a top-level value directly, as serde_json's
+/// `StreamDeserializer` allows.
+#[inline]
+fn is_delimiter(b: u8) -> bool {
+    matches!(b, b'[' | b']' | b'{' | b'}' | b'"' | b',' | b':')
+}
+
+/// `b` (neither whitespace nor a delimiter) right after a top-level value:
+/// an error after a number or a literal (`01` is not `0` then `1`, nor
+/// `truefalse` two values; `01` names the leading zero), else the start of
+/// the next value (after a string, an array or an object).
+#[cold]
+#[inline(never)]
+fn undelimited<'de, R: Read<'de>>(r: &R, b: u8) -> Result<()> {
+    let at = r.offset();
+    let before = at.checked_sub(1).and_then(|a| r.consumed_since(a));
+    match before {
+        Some(&[b'0']) if b.is_ascii_digit() => Err(Error::syntax(
+            "a digit after a leading zero, which JSON numbers do not allow",
+        )
+        .at(at)),
+        Some(&[p]) if p.is_ascii_alphanumeric() => Err(Error::syntax(
+            "a number or literal must be followed by whitespace or a delimiter",
+        )
+        .at(at)),
+        _ => Ok(()),
+    }
+}
+
 /// A type mismatch for a scalar target, or a syntax error for a byte that starts no value.
 /// The value (starting with `b`, at the reader) is not consumed: the shared
 /// decoder quotes it. The error points at it (past any whitespace).
@@ -2045,11 +2075,16 @@ impl DecodeFormat for JsonDecoder {
         res
     }
 
-    /// Skips the whitespace after a top-level value.
+    /// Skips the whitespace after a top-level value, which a number or a
+    /// literal needs before the next one ([`undelimited`]).
     #[inline]
     fn end_of_value<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<()> {
-        peek_token(r)?;
-        Ok(())
+        match r.fill_buf()?.first() {
+            None => Ok(()),
+            Some(&b) if is_ws(b) => skip_ws(r).map(drop),
+            Some(&b) if is_delimiter(b) => Ok(()),
+            Some(&b) => undelimited(r, b),
+        }
     }
 
     fn reset(&mut self) {

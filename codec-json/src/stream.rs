@@ -1,7 +1,7 @@
 //! [`JsonStream`]: several JSON texts from one input (JSON Lines, concatenated JSON).
 
 use crate::JsonDecoder;
-use codec_core::{Decode, Decoder, Error, Read, Result};
+use codec_core::{Decode, Decoder, Read, Result};
 use std::marker::PhantomData;
 
 /// An iterator over the JSON texts of one input, each decoded into a `T`.
@@ -44,25 +44,12 @@ impl<'de, R: Read<'de>, T: Decode<'de>> JsonStream<'de, R, T> {
 }
 
 impl<'de, R: Read<'de>, T: Decode<'de>> JsonStream<'de, R, T> {
-    /// Decodes the next text (whitespace before it already skipped) and,
-    /// when it does not end itself, checks the byte after it.
+    /// Decodes the next text (whitespace before it already skipped) and
+    /// checks what follows it: a number or a literal must be followed by
+    /// whitespace, a delimiter or the end (the decoder's `at_end`).
     fn decode_delimited(&mut self) -> Result<T> {
-        let first = self.dec.reader_mut().peek()?;
         let v = self.dec.decode::<T>()?;
-        if matches!(first, Some(b'-' | b'0'..=b'9' | b't' | b'f' | b'n')) {
-            let at = self.dec.offset();
-            match self.dec.reader_mut().peek()? {
-                None
-                | Some(b' ' | b'\t' | b'\n' | b'\r')
-                | Some(b'[' | b']' | b'{' | b'}' | b'"' | b',' | b':') => {}
-                Some(_) => {
-                    return Err(Error::syntax(
-                        "a number or literal must be followed by whitespace or a delimiter",
-                    )
-                    .at(at));
-                }
-            }
-        }
+        self.dec.at_end()?;
         Ok(v)
     }
 }

@@ -135,3 +135,46 @@ fn quoted_numbers_are_not_utf8_checked_from_a_reader_either() {
         assert_eq!(r.to_string(), s.to_string(), "{doc:?}");
     }
 }
+
+/// One document (`from_slice`, `from_reader`) ends as a stream's text
+/// does: a byte right after a number or a literal is a syntax error at
+/// that byte (`01` naming the leading zero), not the next value nor mere
+/// trailing data; after whitespace, a string, an array or an object it is
+/// trailing data. The stream gives the same message for the same text.
+#[test]
+fn one_document_ends_as_a_stream_text_does() {
+    let h = JsonHandle::default();
+    let zero = "invalid input: a digit after a leading zero, which JSON numbers do not allow";
+    let glued = "invalid input: a number or literal must be followed by whitespace or a delimiter";
+    let trailing = "trailing data after the value";
+    for (input, at, says) in [
+        (&b"01"[..], 1, zero),
+        (b"-00", 2, zero),
+        (b"0.0 1", 4, trailing),
+        (b"truefalse", 4, glued),
+        (b"null0", 4, glued),
+        (b"1.5e3x", 5, glued),
+        (b"10a", 2, glued),
+        (b"[1] 2", 4, trailing),
+        (b"[1]2", 3, trailing),
+        (b"\"a\"x", 3, trailing),
+        (b"0 1", 2, trailing),
+    ] {
+        let text = String::from_utf8_lossy(input);
+        for e in [
+            codec_core::from_slice::<Value, _>(input, &h).unwrap_err(),
+            codec_core::from_reader::<Value, _, _>(input, &h).unwrap_err(),
+            codec_core::from_reader::<Value, _, _>(OneByte(input), &h).unwrap_err(),
+        ] {
+            assert_eq!(e.offset(), Some(at), "{text:?}: {e}");
+            assert!(e.to_string().starts_with(says), "{text:?}: {e}");
+        }
+        if says != trailing {
+            let e = h
+                .stream_slice::<Value>(input)
+                .find_map(Result::err)
+                .unwrap();
+            assert!(e.to_string().starts_with(says), "{text:?} streamed: {e}");
+        }
+    }
+}

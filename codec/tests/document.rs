@@ -81,8 +81,13 @@ fn agree<H: Handle>(h: &H, label: &str, bytes: &[u8]) -> Option<Document> {
             assert_eq!(a.to_string(), b.to_string(), "{label}: {bytes:02x?}");
             assert_eq!(a.to_string(), c.to_string(), "{label}, decoded into");
             // Nil after an error in the item; the item itself when the
-            // error is what follows it.
-            if !matches!(c.kind(), ErrorKind::TrailingData) {
+            // error is what follows it (trailing data, or JSON's byte
+            // right after a number or a literal).
+            let m = c.to_string();
+            let after_item = matches!(c.kind(), ErrorKind::TrailingData)
+                || m.starts_with("invalid input: a digit after a leading zero")
+                || m.starts_with("invalid input: a number or literal must be followed");
+            if !after_item {
                 REUSED.with_borrow(|doc| assert!(doc.root().is_nil() && doc.node_count() == 1));
             }
             None
