@@ -63,8 +63,11 @@
 //! - **Strict input.** ugorji replaces invalid escapes and lone surrogates with
 //!   U+FFFD (and can swallow the next character); we reject lone surrogates,
 //!   invalid escapes, invalid UTF-8, control characters in strings, leading
-//!   zeros, trailing commas, comments, `NaN`/`Infinity` and trailing data.
-//!   Decoding a number that overflows `f64` (`1e400`) is an out-of-range
+//!   zeros, trailing commas, comments, `NaN`/`Infinity` and trailing data;
+//!   a top-level number or literal glued to what follows (`01`,
+//!   `truefalse`) is an error, in one document as in a stream, not two
+//!   values: the byte after it must be whitespace or a delimiter, as
+//!   serde_json's stream requires. Decoding a number that overflows `f64` (`1e400`) is an out-of-range
 //!   error. A decoded number is at most 4096 bytes long, from a slice or
 //!   from a reader wherever its buffers split the number; a longer one is
 //!   the error "number too long". A *skipped* number (an unknown
