@@ -247,6 +247,75 @@ fn bignum_fits_i128<'de, R: Read<'de>>(r: &mut R, tag_size: usize) -> Result<boo
     Ok(magnitude(digits).is_some_and(|m| m <= i128::MAX as u128))
 }
 
+/// How many bytes of tag 55799 heads a peek looks past before it consumes
+/// them: sixteen shortest heads. A `Raw` captured after the peek holds the
+/// tags looked past, not those consumed.
+const LOOK_PAST: usize = 48;
+
+/// The kind of the untagged item whose initial byte `ib` is `at` bytes
+/// past the reader's position.
+#[inline]
+fn untagged_kind<'de, R: Read<'de>>(r: &mut R, ib: u8, at: usize) -> Result<Kind> {
+    Ok(match ib >> 5 {
+        0 => Kind::Uint,
+        1 if ib == 0x3b => {
+            // Below i64::MIN when the top bit of the argument is set.
+            let ahead = r.peek_bytes(at + 2)?;
+            match ahead.get(at + 1) {
+                Some(b) if b & 0x80 != 0 => Kind::BigInt,
+                Some(_) => Kind::Int,
+                None => {
+                    // The input ends after the bytes looked at.
+                    let looked = ahead.len() as u64;
+                    return Err(Error::eof().at(r.offset() + looked));
+                }
+            }
+        }
+        1 => Kind::Int,
+        2 => Kind::Bytes,
+        3 => Kind::Str,
+        4 => Kind::Array,
+        5 => Kind::Map,
+        _ => match ib {
+            0xf4 | 0xf5 => Kind::Bool,
+            0xf6 => Kind::Nil,
+            0xf9 | 0xfa => Kind::Float32,
+            0xfb => Kind::Float64,
+            0xe0..=0xf3 | 0xf7 | 0xf8 => Kind::Simple,
+            _ => return Err(unexpected(ib, "a data item")),
+        },
+    })
+}
+
+/// [`DecodeFormat::try_nil`] at `d9`: a nil (or undefined) after tags
+/// 55799 is read with them; anything else leaves the tags unread (up to
+/// [`LOOK_PAST`] bytes of them, as [`DecodeFormat::peek_kind`] does).
+#[cold]
+#[inline(never)]
+fn nil_past_tags<'de, R: Read<'de>>(r: &mut R) -> Result<bool> {
+    let mut k = 0;
+    loop {
+        let buf = r.peek_bytes(k + 9)?;
+        match buf.get(k) {
+            Some(0xf6 | 0xf7) => {
+                r.skip(k + 1)?;
+                return Ok(true);
+            }
+            Some(ib) if ib >> 5 == 6 => match parse_head(&buf[k..]) {
+                Ok(head) if head.arg == Some(SELF_DESCRIBED) => {
+                    k += head.size;
+                    if k > LOOK_PAST {
+                        r.skip(k)?;
+                        k = 0;
+                    }
+                }
+                _ => return Ok(false),
+            },
+            _ => return Ok(false),
+        }
+    }
+}
+
 /// The big-endian magnitude of `digits`, if it fits `u128`.
 fn magnitude(digits: &[u8]) -> Option<u128> {
     let mut acc: u128 = 0;
@@ -365,6 +434,40 @@ impl CborDecoder {
                 continue;
             }
             return Err(unexpected_tag(tag, expected));
+        }
+    }
+
+    /// [`DecodeFormat::peek_kind`] at a tag: looks past tag 55799 without
+    /// consuming it (up to [`LOOK_PAST`] bytes of such tags), consumes a
+    /// tag `skip_unexpected_tags` drops with those before it, and tells the
+    /// kind of what follows, or of the tag.
+    #[cold]
+    #[inline(never)]
+    fn peek_tagged_kind<'de, R: Read<'de>>(&self, r: &mut R) -> Result<Kind> {
+        // Bytes of 55799 tags looked past and left unread.
+        let mut k = 0;
+        loop {
+            let here = r.offset() + k as u64;
+            let buf = r.peek_bytes(k + 9)?;
+            let ib = *buf.get(k).ok_or_else(|| Error::eof().at(here))?;
+            if ib >> 5 != 6 {
+                return untagged_kind(r, ib, k).map_err(|e| e.at(here));
+            }
+            let head = parse_head(&buf[k..]).map_err(|e| e.at(here))?;
+            let tag = head.arg.ok_or_else(|| misplaced_indefinite(ib).at(here))?;
+            match tag {
+                SELF_DESCRIBED if k < LOOK_PAST => k += head.size,
+                0 | 1 if self.time_tags => return Ok(Kind::Time),
+                2 | 3 => {
+                    let fits = bignum_fits_i128(r, k + head.size).map_err(|e| e.at(here))?;
+                    return Ok(if fits { Kind::BigInt } else { Kind::Tag });
+                }
+                t if t == SELF_DESCRIBED || (t > 3 && self.skip_tags) => {
+                    r.skip(k + head.size)?;
+                    k = 0;
+                }
+                _ => return Ok(Kind::Tag),
+            }
         }
     }
 
@@ -655,55 +758,17 @@ impl DecodeFormat for CborDecoder {
         }
     }
 
+    /// Tag 55799 (self-described CBOR) before an item is looked past, not
+    /// consumed: the item, as [`Decoder::next_item_offset`] places it and
+    /// a `Raw` captures it after this peek, begins at its first tag, and
+    /// every typed read skips the tag. A tag that `skip_unexpected_tags`
+    /// drops is consumed, with the tags before it.
+    ///
+    /// [`Decoder::next_item_offset`]: codec_core::Decoder::next_item_offset
     fn peek_kind<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<Kind> {
-        loop {
-            let ib = peek_byte(r)?;
-            return Ok(match ib >> 5 {
-                0 => Kind::Uint,
-                1 if ib == 0x3b => {
-                    // Below i64::MIN when the top bit of the argument is set.
-                    let ahead = r.peek_bytes(2)?;
-                    match ahead.get(1) {
-                        Some(b) if b & 0x80 != 0 => Kind::BigInt,
-                        Some(_) => Kind::Int,
-                        None => {
-                            // The input ends after the bytes looked at.
-                            let looked = ahead.len() as u64;
-                            let end = r.offset() + looked;
-                            return Err(Error::eof().at(end));
-                        }
-                    }
-                }
-                1 => Kind::Int,
-                2 => Kind::Bytes,
-                3 => Kind::Str,
-                4 => Kind::Array,
-                5 => Kind::Map,
-                6 => {
-                    let head = peek_head(r)?;
-                    match head.arg.ok_or_else(|| misplaced_indefinite(ib))? {
-                        SELF_DESCRIBED => {
-                            r.skip(head.size)?;
-                            continue;
-                        }
-                        0 | 1 if self.time_tags => Kind::Time,
-                        2 | 3 if bignum_fits_i128(r, head.size)? => Kind::BigInt,
-                        t if t > 3 && self.skip_tags => {
-                            r.skip(head.size)?;
-                            continue;
-                        }
-                        _ => Kind::Tag,
-                    }
-                }
-                _ => match ib {
-                    0xf4 | 0xf5 => Kind::Bool,
-                    0xf6 => Kind::Nil,
-                    0xf9 | 0xfa => Kind::Float32,
-                    0xfb => Kind::Float64,
-                    0xe0..=0xf3 | 0xf7 | 0xf8 => Kind::Simple,
-                    _ => return Err(unexpected(ib, "a data item")),
-                },
-            });
+        match peek_byte(r)? {
+            ib if ib >> 5 == 6 => self.peek_tagged_kind(r),
+            ib => untagged_kind(r, ib, 0),
         }
     }
 
@@ -798,22 +863,15 @@ impl DecodeFormat for CborDecoder {
     /// targets (`Option`). Into `Value`, undefined stays `Value::Simple(23)`.
     #[inline]
     fn try_nil<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<bool> {
-        let mut ib = match r.peek()? {
-            Some(b) => b,
-            None => return Ok(false),
-        };
-        if ib == 0xd9 {
-            // Self-described CBOR (d9 d9f7) in front of a nil.
-            if r.peek_bytes(3)? == [0xd9, 0xd9, 0xf7] {
-                r.skip(3)?;
-                ib = peek_byte(r)?;
+        match r.peek()? {
+            Some(0xf6 | 0xf7) => {
+                r.read_u8()?;
+                Ok(true)
             }
+            // Self-described CBOR (d9 d9f7) in front of a nil is read with it.
+            Some(0xd9) => nil_past_tags(r),
+            _ => Ok(false),
         }
-        if ib == 0xf6 || ib == 0xf7 {
-            r.read_u8()?;
-            return Ok(true);
-        }
-        Ok(false)
     }
 
     #[inline]

@@ -46,7 +46,11 @@
 //! (below `i64::MIN`: `BigInt`), tags 0/1 `Time` (UTC, rounded to
 //! microseconds, as ugorji), tags 2/3 `BigInt` when the value fits `i128`,
 //! tag 55799 is skipped, other tags become `Tagged`, undefined (`f7`)
-//! becomes `Simple(23)`.
+//! becomes `Simple(23)`. Tag 55799 (self-described CBOR) is skipped by
+//! every typed read too, and belongs to the item it precedes: a `Raw` of
+//! the item holds it, also after a peek at the item's kind (which looks
+//! past up to sixteen such tags without consuming them); a type error
+//! found by such a peek points at the first tag, where the item begins.
 //!
 //! Strictness: reserved additional information (28-30), indefinite lengths
 //! where none exist (integers, tags, `f8`-style simple), a break outside an
