@@ -53,7 +53,26 @@ pub fn seeds(handle: &str, root: &Path) -> Vec<Seed> {
     vectors(handle, root, &mut out);
     match handle {
         "msgpack" => msgpack_suite(root, &mut out),
-        "cbor" => cbor_files(root, &mut out),
+        "cbor" => {
+            cbor_files(root, &mut out);
+            // Self-described CBOR (tag 55799) before a document and before
+            // items, in a run of one and of seventeen (past what a peek
+            // looks over without consuming, `targets::captures`).
+            let tag = "d9d9f7";
+            for (name, hex) in [
+                ("document", format!("{tag}820102")),
+                (
+                    "items",
+                    format!("83{tag}01{tag}{tag}f6{tag}c249010000000000000000"),
+                ),
+                ("long-run", format!("{}a1616101", tag.repeat(17))),
+            ] {
+                out.push(Seed {
+                    name: format!("cbor:self-described:{name}"),
+                    data: unhex(&hex).expect("hex"),
+                });
+            }
+        }
         "json" => {
             json_files(root, &mut out);
             // Integers on either side of the 64- and 128-bit bounds, for
