@@ -2076,7 +2076,8 @@ impl DecodeFormat for JsonDecoder {
     }
 
     /// Skips the whitespace after a top-level value, which a number or a
-    /// literal needs before the next one ([`undelimited`]).
+    /// literal needs before the next one: any other byte glued to it is a
+    /// syntax error at that byte.
     #[inline]
     fn end_of_value<'de, R: Read<'de>>(&mut self, r: &mut R) -> Result<()> {
         match r.fill_buf()?.first() {
