@@ -256,35 +256,23 @@ const LOOK_PAST: usize = 48;
 /// past the reader's position.
 #[inline]
 fn untagged_kind<'de, R: Read<'de>>(r: &mut R, ib: u8, at: usize) -> Result<Kind> {
-    Ok(match ib >> 5 {
-        0 => Kind::Uint,
-        1 if ib == 0x3b => {
-            // Below i64::MIN when the top bit of the argument is set.
+    match ib {
+        // Below i64::MIN when the top bit of the argument is set.
+        0x3b => {
             let ahead = r.peek_bytes(at + 2)?;
             match ahead.get(at + 1) {
-                Some(b) if b & 0x80 != 0 => Kind::BigInt,
-                Some(_) => Kind::Int,
+                Some(b) if b & 0x80 != 0 => Ok(Kind::BigInt),
+                Some(_) => Ok(Kind::Int),
                 None => {
                     // The input ends after the bytes looked at.
                     let looked = ahead.len() as u64;
-                    return Err(Error::eof().at(r.offset() + looked));
+                    Err(Error::eof().at(r.offset() + looked))
                 }
             }
         }
-        1 => Kind::Int,
-        2 => Kind::Bytes,
-        3 => Kind::Str,
-        4 => Kind::Array,
-        5 => Kind::Map,
-        _ => match ib {
-            0xf4 | 0xf5 => Kind::Bool,
-            0xf6 => Kind::Nil,
-            0xf9 | 0xfa => Kind::Float32,
-            0xfb => Kind::Float64,
-            0xe0..=0xf3 | 0xf7 | 0xf8 => Kind::Simple,
-            _ => return Err(unexpected(ib, "a data item")),
-        },
-    })
+        0xfc..=0xff => Err(unexpected(ib, "a data item")),
+        _ => Ok(kind_of(ib)),
+    }
 }
 
 /// [`DecodeFormat::try_nil`] at `d9`: a nil (or undefined) after tags
