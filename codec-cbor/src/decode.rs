@@ -275,7 +275,7 @@ fn untagged_kind<'de, R: Read<'de>>(r: &mut R, ib: u8, at: usize) -> Result<Kind
     }
 }
 
-/// [`DecodeFormat::try_nil`] at `d9`: a nil (or undefined) after tags
+/// [`DecodeFormat::try_nil`] at a tag head of 16 bits or more: a nil (or undefined) after tags
 /// 55799 is read with them; anything else leaves the tags unread (up to
 /// [`LOOK_PAST`] bytes of them, as [`DecodeFormat::peek_kind`] does).
 #[cold]
@@ -856,8 +856,9 @@ impl DecodeFormat for CborDecoder {
                 r.read_u8()?;
                 Ok(true)
             }
-            // Self-described CBOR (d9 d9f7) in front of a nil is read with it.
-            Some(0xd9) => nil_past_tags(r),
+            // Self-described CBOR (d9 d9f7, or a longer head of 55799) in
+            // front of a nil is read with it.
+            Some(0xd9..=0xdb) => nil_past_tags(r),
             _ => Ok(false),
         }
     }

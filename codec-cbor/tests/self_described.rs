@@ -116,6 +116,31 @@ fn long_chains_of_tags_are_transparent_to_every_read() {
             "{n}"
         );
     }
+    // Tag 55799 written with a longer head than it needs: the same.
+    for head in ["da0000d9f7", "db000000000000d9f7", "d9d9f7da0000d9f7"] {
+        let nil = unhex(&format!("{head}f6"));
+        assert_eq!(
+            from_slice::<Value, _>(&nil, &h).unwrap(),
+            Value::Nil,
+            "{head}"
+        );
+        assert_eq!(
+            from_slice::<Option<u32>, _>(&nil, &h).unwrap(),
+            None,
+            "{head}"
+        );
+        let raw = from_reader::<Option<Raw>, _, _>(OneByte(&nil), &h).unwrap();
+        assert_eq!(raw, None, "{head}");
+        let array = unhex(&format!("{head}8201{head}f6"));
+        let want = Value::Array(vec![Value::Uint(1), Value::Nil]);
+        assert_eq!(from_slice::<Value, _>(&array, &h).unwrap(), want, "{head}");
+        let want = Some(Raw(array.clone()));
+        assert_eq!(
+            from_slice::<Option<Raw>, _>(&array, &h).unwrap(),
+            want,
+            "{head}"
+        );
+    }
     // A Raw with up to sixteen tags, peeked or not, holds them all.
     let bytes = tagged(16, "01");
     assert_eq!(
