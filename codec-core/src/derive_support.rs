@@ -19,7 +19,7 @@ use std::collections::{BTreeMap, HashMap, btree_map, hash_map};
 use std::hash::BuildHasher;
 
 pub use std::default::Default;
-pub use std::mem::take;
+pub use std::mem::{ManuallyDrop, take};
 pub use std::option::Option::{self, None, Some};
 pub use std::result::Result::{Err, Ok};
 pub use std::string::String;
@@ -316,6 +316,15 @@ pub trait RestDecode<'de>: Default {
         off: u64,
         d: &mut Decoder<'de, R, F>,
     ) -> Result<()>;
+}
+
+/// Runs `read`: derived decoders read a struct's fields into their slots
+/// in a closure given here, forced inline, so that `?` and `return` leave
+/// the reading and not the decode (the slots must be made to own their
+/// values again before the error is returned).
+#[inline(always)]
+pub fn read_fields(read: impl FnOnce() -> Result<()>) -> Result<()> {
+    read()
 }
 
 /// A `rest` key that is also a fixed key of the struct being encoded: a

@@ -33,6 +33,9 @@ struct Slot<'a> {
     pos: usize,
     /// In the `FlattenDecode` state (behind `&mut`), not a local.
     in_state: bool,
+    /// A plain field's local (`slot` is `(*local)`): a
+    /// `ManuallyDrop<Option<T>>` while the input is read ([`guarded`]).
+    local: Option<syn::Ident>,
 }
 
 fn slots<'a>(cx: &Cx<'_>, st: &'a Struct, state: bool) -> Vec<Slot<'a>> {
@@ -41,6 +44,7 @@ fn slots<'a>(cx: &Cx<'_>, st: &'a Struct, state: bool) -> Vec<Slot<'a>> {
         .iter()
         .enumerate()
         .map(|(i, f)| {
+            let mut local = None;
             let slot = if state {
                 if f.skip {
                     quote!(())
@@ -51,7 +55,13 @@ fn slots<'a>(cx: &Cx<'_>, st: &'a Struct, state: bool) -> Vec<Slot<'a>> {
                 }
             } else {
                 let id = format_ident!("__f{}", i);
-                quote!(#id)
+                let slot = if f.plain() {
+                    quote!((*#id))
+                } else {
+                    quote!(#id)
+                };
+                local = f.plain().then_some(id);
+                slot
             };
             Slot {
                 f,
@@ -59,6 +69,7 @@ fn slots<'a>(cx: &Cx<'_>, st: &'a Struct, state: bool) -> Vec<Slot<'a>> {
                 ty: cx.g.de_ty(&f.ty),
                 pos: i,
                 in_state: state,
+                local,
             }
         })
         .collect()
@@ -108,13 +119,54 @@ fn slot_init(cx: &Cx<'_>, s: &Slot<'_>) -> TokenStream {
 }
 
 fn decls(cx: &Cx<'_>, ss: &[Slot<'_>]) -> TokenStream {
+    let sup = cx.sup();
     ss.iter()
         .filter(|s| !s.f.skip)
         .map(|s| {
             let (slot, ty, init) = (&s.slot, slot_ty(cx, s), slot_init(cx, s));
-            quote!(let mut #slot: #ty = #init;)
+            match &s.local {
+                Some(id) => quote! {
+                    let mut #id: #sup::ManuallyDrop<#ty> = #sup::ManuallyDrop::new(#init);
+                },
+                None => quote!(let mut #slot: #ty = #init;),
+            }
         })
         .collect()
+}
+
+/// `read` (statements reading the input into the slots of [`decls`],
+/// returning early with an error), run so that the plain fields' slots,
+/// `ManuallyDrop` locals, own their values again after it, then the error
+/// if any: an expression of type `Result<()>`, to be followed by the
+/// construction, which finds `Option` locals of the same names.
+///
+/// Why: a slot that needs dropping, live across every call that may
+/// unwind, gives each of those calls a landing pad, and the compiler
+/// keeps every slot's current state where the landing pad reads it,
+/// storing the `None` of each slot not yet read again before each call.
+/// Slots that are not dropped on unwinding need no landing pad; the error
+/// path (a `Result`, not an unwinding) still drops them. The price: a
+/// panic while reading (in a `Decode` impl or a `with` function) leaks
+/// the fields read before it (`codec/tests/drops.rs`). Measured with
+/// callgrind: twitter's 40-field `User` ran 4,745 instructions of its own
+/// per user instead of 5,011, with half the stores to the stack; the
+/// whole decode of twitter ran 1.4 % fewer instructions in JSON (and took
+/// 4 % less time, median of six alternated runs), 2.0 % fewer in
+/// MessagePack, 1.9 % in CBOR; citm_catalog 1.4 % in JSON.
+fn guarded(cx: &Cx<'_>, ss: &[Slot<'_>], read: TokenStream) -> TokenStream {
+    let (k, sup) = (cx.k, cx.sup());
+    let owned = ss
+        .iter()
+        .filter_map(|s| s.local.as_ref())
+        .map(|id| quote!(let #id = #sup::ManuallyDrop::into_inner(#id);));
+    quote! {
+        let __read = #sup::read_fields(#[inline(always)] || -> #k::Result<()> {
+            #read
+            #sup::Ok(())
+        });
+        #(#owned)*
+        __read?;
+    }
 }
 
 fn plain<'s, 'a>(ss: &'s [Slot<'a>]) -> impl Iterator<Item = &'s Slot<'a>> {
@@ -477,7 +529,9 @@ fn finish_field(cx: &Cx<'_>, st: &Struct, s: &Slot<'_>) -> TokenStream {
         return quote!(<#ty as #sup::FlattenDecode<#de>>::flat_finish(&mut #slot, #absent)?);
     }
     // Taken out of the state, which is behind a reference; a local is moved.
-    let slot = if s.in_state {
+    let slot = if let Some(id) = &s.local {
+        quote!(#id)
+    } else if s.in_state {
         let take = if s.f.rest {
             quote!(#sup::take)
         } else {
@@ -554,7 +608,7 @@ fn struct_body(cx: &Cx<'_>, st: &Struct, ctor: &TokenStream) -> TokenStream {
         }
         Style::Tuple => {
             let decls = decls(cx, &ss);
-            let arr = array_path(cx, st, &ss);
+            let arr = guarded(cx, &ss, array_path(cx, st, &ss));
             let build = construct(cx, st, &ss, ctor);
             quote!({ #decls #arr #sup::Ok(#build) })
         }
@@ -562,14 +616,21 @@ fn struct_body(cx: &Cx<'_>, st: &Struct, ctor: &TokenStream) -> TokenStream {
             let decls = decls(cx, &ss);
             let map = map_path(cx, st, &ss);
             let arr = array_path(cx, st, &ss);
+            let read = guarded(
+                cx,
+                &ss,
+                quote! {
+                    match __d.peek_head_kind()? {
+                        #k::Kind::Map => { #map }
+                        #k::Kind::Array => { #arr }
+                        __kind => return #sup::Err(__d.mismatch(__kind, "map or array (struct)")),
+                    }
+                },
+            );
             let build = construct(cx, st, &ss, ctor);
             quote! {{
                 #decls
-                match __d.peek_head_kind()? {
-                    #k::Kind::Map => { #map }
-                    #k::Kind::Array => { #arr }
-                    __kind => return #sup::Err(__d.mismatch(__kind, "map or array (struct)")),
-                }
+                #read
                 #sup::Ok(#build)
             }}
         }

@@ -109,6 +109,14 @@
 //!   `impl<'de: 'a + 'b, 'a, 'b>` and fields decode as their type with
 //!   `'de` in place of each lifetime, relying on covariance; a type with one
 //!   lifetime uses it as the input lifetime directly (so invariant uses work).
+//! - A decode that fails with an error drops every field it has read. A
+//!   panic inside a field's decode (a hand-written `Decode` impl, a `with`
+//!   function) leaks the fields of the structs being read that were read
+//!   before it instead of dropping them (nothing is dropped twice, and the
+//!   decoder can be used again). In exchange the derived code has no
+//!   unwinding cleanup: kept ready for one, the state of every field was
+//!   written back to memory before each call, 5 % of the instructions of
+//!   decoding twitter's 40-field `User`.
 
 mod attr;
 mod decode;
