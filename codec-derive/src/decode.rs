@@ -55,13 +55,13 @@ fn slots<'a>(cx: &Cx<'_>, st: &'a Struct, state: bool) -> Vec<Slot<'a>> {
                 }
             } else {
                 let id = format_ident!("__f{}", i);
-                let slot = if f.plain() {
-                    quote!((*#id))
+                if f.plain() {
+                    let slot = quote!((*#id));
+                    local = Some(id);
+                    slot
                 } else {
                     quote!(#id)
-                };
-                local = f.plain().then_some(id);
-                slot
+                }
             };
             Slot {
                 f,
@@ -134,11 +134,11 @@ fn decls(cx: &Cx<'_>, ss: &[Slot<'_>]) -> TokenStream {
         .collect()
 }
 
-/// `read` (statements reading the input into the slots of [`decls`],
-/// returning early with an error), run so that the plain fields' slots,
-/// `ManuallyDrop` locals, own their values again after it, then the error
-/// if any: an expression of type `Result<()>`, to be followed by the
-/// construction, which finds `Option` locals of the same names.
+/// Statements that run `read` (which reads the input into the slots of
+/// [`decls`] and may return early with an error), then make the plain
+/// fields' slots, `ManuallyDrop` locals, own their values again as
+/// `Option` locals of the same names, and only then return `read`'s error
+/// if it had one. The construction follows them.
 ///
 /// Why: a slot that needs dropping, live across every call that may
 /// unwind, gives each of those calls a landing pad, and the compiler
